@@ -1,0 +1,7 @@
+"""Weak learners, online and batch, and adapters to river and scikit-learn models."""
+
+from __future__ import annotations
+
+from .weighted_stump import WeightedStump
+
+__all__ = ["WeightedStump"]
