@@ -2,4 +2,6 @@
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .adaboost import AdaBoostM1, WeakLearningWarning
+
+__all__: list[str] = ["AdaBoostM1", "WeakLearningWarning"]
