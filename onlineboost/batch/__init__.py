@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from . import gb_losses
+from . import gb_losses, offset_oracle, secboost_losses
 from .adaboost import AdaBoostM1, WeakLearningWarning
 from .gradient_boosting import GradientTreeBoostingClassifier, GradientTreeBoostingRegressor
+from .secboost import SecBoostClassifier
+from .secboost_losses import ClippedLogisticLoss, LogisticLoss, SpringLoss
 
 __all__: list[str] = [
     "AdaBoostM1",
+    "ClippedLogisticLoss",
     "GradientTreeBoostingClassifier",
     "GradientTreeBoostingRegressor",
+    "LogisticLoss",
+    "SecBoostClassifier",
+    "SpringLoss",
     "WeakLearningWarning",
     "gb_losses",
+    "offset_oracle",
+    "secboost_losses",
 ]

@@ -56,5 +56,6 @@ def check_real(name: str, value, low: float, high: float = np.inf, low_open=Fals
         ok = (value > low if low_open else value >= low) and value <= high
     if not ok:
         bracket = "(" if low_open else "["
-        raise ValueError(f"{name} must be a finite number in {bracket}{low}, {high}], got {value!r}")
+        interval = f"{bracket}{low}, {high}]"
+        raise ValueError(f"{name} must be a finite number in {interval}, got {value!r}")
     return float(value)
