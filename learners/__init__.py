@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .small_tree import SmallTree
 from .weighted_stump import WeightedStump
 
-__all__ = ["WeightedStump"]
+__all__ = ["SmallTree", "WeightedStump"]
