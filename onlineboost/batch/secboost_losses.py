@@ -43,7 +43,8 @@ def second_v_derivative(F, z, b, c):
 
 
 def _logistic(z):
-    return np.logaddexp(0.0, -z)
+    # log(1 + e^{-z}) = log1p(e^{-|z|}) + max(-z, 0): stable, and faster than np.logaddexp
+    return np.log1p(np.exp(-np.abs(z))) + np.maximum(-z, 0.0)
 
 
 class LogisticLoss:
@@ -125,8 +126,8 @@ class SpringLoss:
     def __call__(self, z):
         z = np.asarray(z, dtype=np.float64)
         z_Q = self.Q * z - 0.5
-        d = z_Q - np.round(z_Q)
-        bump = 1.0 - np.sqrt(np.clip(1.0 - 4.0 * d * d, 0.0, None))
+        d = z_Q - np.rint(z_Q)  # [.]: nearest integer
+        bump = 1.0 - np.sqrt(np.maximum(1.0 - 4.0 * d * d, 0.0))
         return _logistic(z) + bump / self.Q
 
     def __repr__(self):
