@@ -121,15 +121,29 @@ def offsets_simple(
     v = np.full(e_t.shape, np.nan)
     todo = np.ones(e_t.shape, dtype=bool)
     while Z <= Z_max and todo.any():
-        cand = oo_simple(F, e_t[todo], e_prev[todo], Z)
-        n_grid = max(check * Z + 1, min_check)
-        q = obi_grid(F, e_t[todo], e_t[todo] + cand, e_prev[todo], n_grid=n_grid)
-        ok = q <= z
         idx = np.flatnonzero(todo)
+        c = max(check, -(-(min_check - 1) // Z))  # check grid: c Z + 1 points
+        cand, q = _oo_simple_checked(F, e_t[idx], e_prev[idx], Z, c)
+        ok = q <= z
         v[idx[ok]] = cand[ok]
         todo[idx[ok]] = False
         Z *= 2
     return v, ~todo
+
+
+def _oo_simple_checked(F, e_t, e_prev, Z, c):
+    """`oo_simple` and the OBI of its offset, from one evaluation of F on a grid of c Z + 1
+    points that contains Algorithm 4's search points (every c-th one)."""
+    j = np.arange(c * Z + 1)
+    x = e_t[:, None] + ((e_prev - e_t) / (c * Z))[:, None] * j
+    Fx = F(x)
+    k = c * np.arange(1, Z)  # z_c = e_t + k delta, k = 1..Z-1
+    s_c = (Fx[:, k] - Fx[:, :1]) / (x[:, k] - e_t[:, None])
+    best = np.argmin(np.sign(e_prev - e_t)[:, None] * s_c, axis=-1)
+    rows = np.arange(len(e_t))
+    s = s_c[rows, best]
+    gap = Fx[:, :1] + s[:, None] * (x - e_t[:, None]) - Fx  # the secant minus F, on the grid
+    return x[rows, k[best]] - e_t, np.maximum(gap.max(axis=-1), 0.0)
 
 
 def offsets_convex(F, e_t, e_prev, z, max_halvings: int = 60):

@@ -104,6 +104,10 @@ def test_oo_simple_is_algorithm_4(F):
         literal = [_oo_simple_literal(F, a, b, Z) for a, b in zip(e_t, e_prev)]
         np.testing.assert_allclose(ours, literal, rtol=1e-12)
         assert np.all(np.sign(ours) == np.sign(e_prev - e_t))  # remark of Section 5.1.2
+        # the oracle with its OBI check proposes exactly Algorithm 4's offsets first
+        v, found = offset_oracle.offsets_simple(F, e_t, e_prev, np.inf, Z=Z)
+        assert found.all()
+        np.testing.assert_allclose(v, ours, rtol=1e-9)
 
 
 @pytest.mark.parametrize("F", LOSSES, ids=repr)
@@ -151,9 +155,9 @@ def test_solve_alpha_meets_theorem_5_8(F):
                          ids=repr)
 def test_training_loss_decreases_on_tic_tac_toe(tic_tac_toe, loss, delta):
     X, y = tic_tac_toe
-    model = SecBoostClassifier(loss, n_estimators=60, delta=delta, random_state=0).fit(X, y)
+    model = SecBoostClassifier(loss, n_estimators=40, delta=delta, random_state=0).fit(X, y)
     L = model.train_loss_
-    assert model.stop_reason_ == "completed" and len(L) == 61
+    assert model.stop_reason_ == "completed" and len(L) == 41
     assert L[-1] < L[0] - 0.05
     y_pm = np.where(y == 1, 1.0, -1.0)
     np.testing.assert_allclose(L[-1], np.mean(loss(y_pm * model.decision_function(X))))
@@ -165,9 +169,9 @@ def test_training_loss_decreases_on_tic_tac_toe(tic_tac_toe, loss, delta):
 def test_spring_loss_with_a_large_initial_delta_stops_early(tic_tac_toe):
     """As appendix C.3 reports: the spring loss may need an early stop when delta is large."""
     X, y = tic_tac_toe
-    model = SecBoostClassifier(SpringLoss(500.0), n_estimators=60, random_state=0).fit(X, y)
+    model = SecBoostClassifier(SpringLoss(500.0), n_estimators=40, random_state=0).fit(X, y)
     assert model.stop_reason_ == "step 2.5: empty offset set"
-    assert len(model.alphas_) < 60 and model.train_loss_[-1] < model.train_loss_[0] - 0.1
+    assert len(model.alphas_) < 40 and model.train_loss_[-1] < model.train_loss_[0] - 0.1
 
 
 class _NoDerivative:
@@ -221,7 +225,7 @@ def _first_order_boost(X, y_pm, T, line_search):
 def test_logistic_secboost_is_close_to_a_first_order_booster(tic_tac_toe):
     X, y = tic_tac_toe
     y_pm = np.where(y == 1, 1.0, -1.0)
-    T = 60
+    T = 40
     model = SecBoostClassifier("logistic", n_estimators=T, random_state=0).fit(X, y)
     H = model.decision_function(X)
     # the same booster with derivatives: same trajectory up to the secants' error
