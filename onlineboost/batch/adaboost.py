@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter, validate_data
 
-from ._common import binary_targets, check_int
+from ._common import check_int, validate_binary
 
 __all__ = ["AdaBoostM1", "WeakLearningWarning"]
 
@@ -106,8 +106,8 @@ class AdaBoostM1(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         M = check_int("n_estimators", self.n_estimators, 0)
         prototype = self._weak_learner()
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True)
-        self.classes_, y_pm = binary_targets(y)
+        X, classes, y_pm = validate_binary(self, X, y)
+        self.classes_ = classes
         N = X.shape[0]
         w = np.full(N, 1.0 / N)  # w_i^(1) = 1/N
         self.estimators_, self.estimator_weights_ = [], []

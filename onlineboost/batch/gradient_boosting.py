@@ -10,7 +10,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import gb_losses
-from ._common import binary_targets, check_int, check_real
+from ._common import check_int, check_real, validate_binary
 
 __all__ = ["GradientTreeBoostingRegressor", "GradientTreeBoostingClassifier"]
 
@@ -168,6 +168,7 @@ class GradientTreeBoostingRegressor(RegressorMixin, _GradientTreeBoosting):
     )
 
     def fit(self, X, y):
+        self._check_params()
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=True)
         return self._boost(X, y.astype(np.float64))
 
@@ -227,9 +228,9 @@ class GradientTreeBoostingClassifier(ClassifierMixin, _GradientTreeBoosting):
         return tags
 
     def fit(self, X, y):
-        X, y = validate_data(self, X, y, dtype=np.float64)
         self._check_params()
-        self.classes_, y_pm = binary_targets(y)
+        X, classes, y_pm = validate_binary(self, X, y)
+        self.classes_ = classes
         return self._boost(X, (y_pm > 0).astype(np.float64))
 
     def decision_function(self, X):

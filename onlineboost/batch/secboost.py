@@ -8,7 +8,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter, validate_data
 
 from . import offset_oracle
-from ._common import binary_targets, check_int, check_real
+from ._common import check_int, check_real, validate_binary
 from .secboost_losses import ClippedLogisticLoss, LogisticLoss, SpringLoss, v_derivative
 from .solve_alpha import alpha_from_smoothness, solve_alpha_extended
 
@@ -166,8 +166,8 @@ class SecBoostClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         F = self._check_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite=True)
-        self.classes_, y_pm = binary_targets(y)
+        X, classes, y_pm = validate_binary(self, X, y)
+        self.classes_ = classes
         if self.estimator is None:
             from learners import WeightedStump  # the default weak learner (DESIGN §2)
 

@@ -164,5 +164,7 @@ def test_invalid_parameters_and_input_leave_the_model_unchanged():
     before = (model.estimator_weights_.copy(), model.n_features_in_, len(model.estimators_))
     with pytest.raises(ValueError):
         model.fit(np.array([[np.nan, 1.0], [1.0, 2.0]]), np.array([0, 1]))
+    with pytest.raises(ValueError, match="class"):
+        model.fit(np.ones((3, 2)), np.array([0, 1, 2]))
     np.testing.assert_array_equal(model.estimator_weights_, before[0])
     assert (model.n_features_in_, len(model.estimators_)) == before[1:]
