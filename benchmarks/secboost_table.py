@@ -5,13 +5,17 @@ weak learners {stumps, trees of at most 20 nodes}, symmetric training-label nois
 {0, 5, 10, 20}% and Solve_alpha's initial delta in {0.1, 1.0}; AdaBoost.M1 and gradient tree
 boosting (binomial deviance) as references in the same run, on the same folds and noisy labels.
 
-    python -m benchmarks.secboost_table --jobs 2 [--rounds 100] [--folds 10]
+    python -m benchmarks.secboost_table --jobs 2 [--rounds 100] [--folds 10] [--report-only]
+
+Each finished fit is appended to `benchmarks/results/secboost_runs.jsonl` (fits already there
+are not run again), so an interrupted run resumes, and `--report-only` tables what has finished.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 import time
 import warnings
@@ -96,11 +100,15 @@ def _run(model_name, params, train, test, X, y, noise, fold, rounds):
     return model_name, tuple(sorted(params.items())), noise, fold, error, stop, seconds
 
 
-def _cell(results, model_name, params, noise):
+def _cell(results, model_name, params, noise, n_folds):
     rows = [r for r in results if r[0] == model_name and r[1] == params and r[2] == noise]
+    if len(rows) < 2:
+        return "not run" if not rows else f"{100 * rows[0][4]:.2f} (1 fold)"
     errors = 100 * np.array([r[4] for r in rows])
     stops = sum(r[5] != "completed" for r in rows)
     mark = f" ({stops}/{len(rows)} stopped early)" if stops else ""
+    if len(rows) < n_folds:
+        mark += f" [{len(rows)} folds]"
     return f"{errors.mean():.2f} ± {errors.std(ddof=1):.2f}{mark}"
 
 
@@ -109,6 +117,7 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--folds", type=int, default=10)
+    parser.add_argument("--report-only", action="store_true")
     args = parser.parse_args(argv)
     X, y = load_tic_tac_toe()
     folds = list(StratifiedKFold(args.folds, shuffle=True, random_state=0).split(X, y))
@@ -117,21 +126,43 @@ def main(argv=None):
         for loss, learner, delta in itertools.product(LOSSES, LEARNERS, DELTAS)
     ] + [(name, {"learner": learner}) for name in ("AdaBoost.M1", "GradientTreeBoosting")
          for learner in LEARNERS]
-    tasks = [
-        delayed(_run)(name, params, train, test, X, y, noise, k, args.rounds)
+    cache = report.RESULTS / "secboost_runs.jsonl"
+    done = {}
+    if cache.exists():
+        for line in cache.read_text().splitlines():
+            r = json.loads(line)
+            if r[-1] == [args.rounds, args.folds]:
+                done[(r[0], tuple(map(tuple, r[1])), r[2], r[3])] = r
+    todo = [  # fold-major: an interrupted run has every cell on its first folds
+        (name, params, noise, k)
+        for k in range(args.folds)
         for name, params in configs
         for noise in NOISES
-        for k, (train, test) in enumerate(folds)
+        if (name, tuple(sorted(params.items())), noise, k) not in done
     ]
     start = time.perf_counter()
-    results = Parallel(n_jobs=args.jobs, verbose=5)(tasks)
+    if todo and not args.report_only:
+        report.RESULTS.mkdir(parents=True, exist_ok=True)
+        tasks = (
+            delayed(_run)(name, params, *folds[k], X, y, noise, k, args.rounds)
+            for name, params, noise, k in todo
+        )
+        with open(cache, "a") as out:
+            parallel = Parallel(n_jobs=args.jobs, verbose=5, return_as="generator_unordered")
+            for r in parallel(tasks):
+                out.write(json.dumps(list(r) + [[args.rounds, args.folds]]) + "\n")
+                out.flush()
+                done[r[:4]] = r
     wall = time.perf_counter() - start
+    results = [(r[0], tuple(map(tuple, r[1])), *r[2:7]) for r in done.values()]
+    n_total = len(configs) * len(NOISES) * args.folds
 
     lines = [
         "## SecBoost on Tic-Tac-Toe (Nock & Mansour 2024, appendix C.3)",
         "",
         f"`python -m benchmarks.secboost_table --jobs {args.jobs} --rounds {args.rounds} "
-        f"--folds {args.folds}` ({report.machine()}; {len(tasks)} fits in {wall / 60:.1f} min).",
+        f"--folds {args.folds}` ({report.machine()}; {len(results)} of {n_total} fits; "
+        f"{wall / 60:.1f} min for the last invocation on a shared, busy 2-core machine).",
         "",
         f"Test error in % (mean ± std over {args.folds} stratified folds), {args.rounds} rounds, "
         "27 one-hot features; training labels flipped with probability η, test labels clean. "
@@ -145,7 +176,7 @@ def main(argv=None):
         for noise in NOISES:
             cells = [
                 _cell(results, "SecBoost", tuple(sorted(
-                    {"loss": loss, "learner": lr, "delta": d}.items())), noise)
+                    {"loss": loss, "learner": lr, "delta": d}.items())), noise, args.folds)
                 for d in DELTAS for lr in LEARNERS
             ]
             lines.append(f"| {100 * noise:.0f}% | " + " | ".join(cells) + " |")
@@ -162,7 +193,7 @@ def main(argv=None):
     ]
     for noise in NOISES:
         cells = [
-            _cell(results, m, (("learner", lr),), noise)
+            _cell(results, m, (("learner", lr),), noise, args.folds)
             for m in ("AdaBoost.M1", "GradientTreeBoosting") for lr in LEARNERS
         ]
         lines.append(f"| {100 * noise:.0f}% | " + " | ".join(cells) + " |")
