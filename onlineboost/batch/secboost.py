@@ -43,6 +43,13 @@ class SecBoostClassifier(ClassifierMixin, BaseEstimator):
     replaced by a tiny random one (`random_state`), so no derivative is ever approximated in
     the limit. The loss is only ever called on arrays of edges.
 
+    Step 2.5 is implemented as printed: $v_{ti}$ limits the OBI over the step just taken,
+    $Q^*_F(\tilde e_{ti}, \tilde e_{(t-1)i}, v)$. The proof of Theorem 5.3 (eq. (31), (41))
+    bounds the OBI of $v_{ti}$ over the *next* step, unknown when $v_{ti}$ is chosen; so the
+    per-round decrease of the proof is not guaranteed, and on the spring loss the training loss
+    can rise on some rounds. With `oo_simple` the OBI is measured on a grid of at least 1025
+    loss values per example; finer structure of the loss is not seen.
+
     Parameters
     ----------
     loss
