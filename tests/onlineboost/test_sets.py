@@ -109,7 +109,7 @@ def test_distance_matches_projection(K):
 
 def test_diameter_and_centroid(K):
     rng = np.random.default_rng(6)
-    pts = K.sample(2000, rng)
+    pts = K.sample(600, rng)
     assert np.all(K.contains(pts))
     spread = np.linalg.norm(pts[:, None] - pts[None], axis=-1).max()
     assert spread <= K.diameter + 1e-9
