@@ -2,6 +2,17 @@
 
 from __future__ import annotations
 
+from .linear_ogd import LinearOGD, LinearOGDStack
+from .reduction import RegressorOCO, RegressorOCOStack
+from .ridge import OnlineRidge, RidgeStack
 from .weighted_stump import WeightedStump
 
-__all__ = ["WeightedStump"]
+__all__ = [
+    "LinearOGD",
+    "LinearOGDStack",
+    "OnlineRidge",
+    "RegressorOCO",
+    "RegressorOCOStack",
+    "RidgeStack",
+    "WeightedStump",
+]
