@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from . import extension, losses, sets
+from .booco import BoOCO, BoOCOClassifier
+
 __version__ = "0.1.0"
 
-__all__: list[str] = []
+__all__ = ["BoOCO", "BoOCOClassifier", "extension", "losses", "sets"]

@@ -189,9 +189,13 @@ class _BoOCOCore(base.Base):
         self._cache = None
         self._copies.learn(x, grads * self._grad_scale)
 
+    def _staged_actions(self, x: dict) -> np.ndarray:
+        self._check_x(x)
+        return self._K._project(self._iterates(self._weak_points(x)))
+
     @property
-    def iterates(self):
-        """Step sizes $\\eta_i$, smoothing $\\delta$ and current $\\kappa$ in use."""
+    def parameters_in_use(self) -> dict:
+        """Step sizes $\\eta_i$, smoothing $\\delta$ and current $\\kappa$."""
         return {"eta": self._eta.copy(), "delta": self._delta, "kappa": self._kappa}
 
 
@@ -265,6 +269,16 @@ class BoOCO(_BoOCOCore, base.Regressor):
         if isinstance(y, numbers.Real) and not isinstance(y, bool):
             y = float(y)
         self._learn(x, y)
+
+    def staged_predict_one(self, x: dict) -> np.ndarray:
+        """$\\Pi_K(x^i)$ for $i = 1, \\dots, N$, one row each (a 1-D array for an `Interval`).
+
+        Copy $i$ only ever sees $x^{i-1}$, which depends on copies $1..i-1$ alone, so row $i$ is
+        exactly what `BoOCO(n_learners=i)` would play, whenever $\\delta$ and the step sizes do
+        not depend on $N$ (a numeric `delta`): one pass evaluates every $N$ at once.
+        """
+        a = self._staged_actions(x)
+        return a[:, 0] if isinstance(self._K, sets.Interval) else a
 
     @classmethod
     def _unit_test_params(cls):
