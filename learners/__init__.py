@@ -5,14 +5,18 @@ from __future__ import annotations
 from .linear_ogd import LinearOGD, LinearOGDStack
 from .reduction import RegressorOCO, RegressorOCOStack
 from .ridge import OnlineRidge, RidgeStack
+from .stump import OnlineStump, StumpStack, warmup_thresholds
 from .weighted_stump import WeightedStump
 
 __all__ = [
     "LinearOGD",
     "LinearOGDStack",
     "OnlineRidge",
+    "OnlineStump",
     "RegressorOCO",
     "RegressorOCOStack",
     "RidgeStack",
+    "StumpStack",
     "WeightedStump",
+    "warmup_thresholds",
 ]

@@ -2,4 +2,6 @@
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .stump_mixture import StumpMixture
+
+__all__: list[str] = ["StumpMixture"]
