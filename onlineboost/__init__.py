@@ -4,4 +4,6 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from . import bregman, mirror  # noqa: F401  (module access: onlineboost.mirror)
+
 __all__: list[str] = []
