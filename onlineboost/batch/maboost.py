@@ -46,7 +46,8 @@ class _MABoost(ClassifierMixin, BaseEstimator):
         if constraint == "simplex":
             return mirror.MirrorDescent(regulariser, mirror.Simplex(), mode), step
         if constraint == "capped":
-            return mirror.MirrorDescent(regulariser, mirror.CappedSimplex(min(cap, 1.0)), mode), step
+            S = mirror.CappedSimplex(min(cap, 1.0))
+            return mirror.MirrorDescent(regulariser, S, mode), step
         if constraint == "box-simplex":
             return mirror.MirrorDescent(regulariser, mirror.Simplex(), mode,
                                         pre_constraint=mirror.Box(0.0, cap)), step
