@@ -26,7 +26,7 @@ def _best_surrogate_loss(C, g, bound):
     eye = sparse.eye_array(T, format="csr")
     res = linprog(
         np.concatenate([g @ A.toarray(), np.abs(g)]),
-        A_ub=sparse.vstack([sparse.hstack([A, -eye]), sparse.hstack([-A, -eye])]),  # s_t >= |z_t| - 1
+        A_ub=sparse.vstack([sparse.hstack([A, -eye]), sparse.hstack([-A, -eye])]),
         b_ub=np.ones(2 * T),
         bounds=[(-bound, bound)] * A.shape[1] + [(0, None)] * T,
         method="highs",
