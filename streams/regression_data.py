@@ -75,7 +75,7 @@ def load_diabetes() -> tuple[np.ndarray, np.ndarray, list[str]]:
 
 
 def load_boston(data_dir=None) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Boston housing (`<data_dir>/boston.csv`): 506 rows, 13 features, target `medv`.
+    r"""Boston housing (`<data_dir>/boston.csv`): 506 rows, 13 features, target `medv`.
 
     Examples
     --------
@@ -97,7 +97,7 @@ def load_boston(data_dir=None) -> tuple[np.ndarray, np.ndarray, list[str]]:
 
 
 def load_california(data_dir=None) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """California housing (`<data_dir>/california_housing.csv`) as scikit-learn's 8 features.
+    r"""California housing (`<data_dir>/california_housing.csv`) as scikit-learn's 8 features.
 
     MedInc = median_income, HouseAge = housing_median_age, AveRooms = total_rooms /
     households, AveBedrms = total_bedrooms / households, Population, AveOccup = population /
