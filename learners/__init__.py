@@ -9,6 +9,7 @@ from .recipes import paper_weak_learners
 from .reduction import RegressorOCO, RegressorOCOStack
 from .ridge import OnlineRidge, RidgeStack
 from .stump import OnlineStump, StumpStack, warmup_thresholds
+from .small_tree import SmallTree
 from .weighted_stump import WeightedStump
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "RegressorOCO",
     "RegressorOCOStack",
     "RidgeStack",
+    "SmallTree",
     "StumpStack",
     "TinyMLP",
     "WeightedStump",
