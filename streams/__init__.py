@@ -2,4 +2,7 @@
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .classification_bandit import ClassificationBandit
+from .linear_bandit import LinearBandit
+
+__all__ = ["ClassificationBandit", "LinearBandit"]
