@@ -5,6 +5,7 @@ from __future__ import annotations
 from .linear_ogd import LinearOGD, LinearOGDStack
 from .reduction import RegressorOCO, RegressorOCOStack
 from .ridge import OnlineRidge, RidgeStack
+from .softmax_policy import SoftmaxPolicy, SoftmaxPolicyStack
 from .weighted_stump import WeightedStump
 
 __all__ = [
@@ -14,5 +15,7 @@ __all__ = [
     "RegressorOCO",
     "RegressorOCOStack",
     "RidgeStack",
+    "SoftmaxPolicy",
+    "SoftmaxPolicyStack",
     "WeightedStump",
 ]
