@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from . import extension, losses, sets
 from . import evaluate
+from .b4co import B4CO
 from .boblo import BoBLO
 from .booco import BoOCO, BoOCOClassifier
 
 __version__ = "0.1.0"
 
-__all__ = ["BoBLO", "BoOCO", "BoOCOClassifier", "evaluate", "extension", "losses", "sets"]
+__all__ = ["B4CO", "BoBLO", "BoOCO", "BoOCOClassifier", "evaluate", "extension", "losses", "sets"]
