@@ -7,7 +7,9 @@ one scalar loss the bandit reveals. Two estimators:
 * `"paper"` (Algorithm 2, eq. 2): with probability $\eta$ play a uniform vertex $e_{i_t}$ and pass
   $\tilde f_t = (d/\eta)\, f_t(e_{i_t})\, e_{i_t}$; otherwise play BoOCO's point $x_t$ and pass 0;
 * `"ips"` (beyond the paper): play arm $a_t \sim p_t = (1 - \eta) x_t + \eta/d$ and pass the
-  importance-weighted $\tilde f_t = (f_t(a_t) - b) / (p_t(a_t) + c)\, e_{a_t}$ in every round.
+  importance-weighted $\tilde f_t = (f_t(a_t) - b) / (p_t(a_t) + c)\, e_{a_t}$ in every round;
+* `"dr"` (beyond the paper): doubly robust, IPS on the residual of an online per-arm linear
+  loss model $m_t$, $\tilde f_t = m_t + (f_t(a_t) - m_t(a_t)) / p_t(a_t)\, e_{a_t}$.
 """
 
 from __future__ import annotations
@@ -62,6 +64,13 @@ class BoBLO(bandit.base.ContextualPolicy):
       $p_t = (1 - \eta) x_t + \eta/d$ and BoOCO gets
       $\tilde f_t = (f_t(a_t) - b)/(p_t(a_t) + c)\, e_{a_t}$, unbiased for $f_t - b\mathbf 1$ when
       $c = 0$ (inverse propensity scoring).
+    * `estimator="dr"` (beyond the paper) is doubly robust (Dudík et al. 2011): an online
+      per-arm linear model $m_t(c) \in \mathbb R^d$ of the losses (least squares by SGD with
+      step `model_lr`, on the transformed context and a bias, trained on the played arm only)
+      fills in every arm, and IPS corrects its error on the played one:
+      $\tilde f_t = m_t + (f_t(a_t) - m_t(a_t))/(p_t(a_t) + c)\, e_{a_t}$ (unbiased for
+      $c = 0$ whatever $m_t$; low variance when $m_t$ is good). It starts from $m_1 = b$, the
+      baseline, i.e. as IPS with baseline $b$.
 
     `baseline` $b$ is a control variate (default 0, the paper): on the simplex $\langle \mathbf 1,
     x\rangle = 1$, so $f_t - b\mathbf 1$ ranks every point as $f_t$ does, while the estimate's
@@ -98,11 +107,13 @@ class BoBLO(bandit.base.ContextualPolicy):
     exploration
         $\eta \in (0, 1]$: exploration probability (`"paper"`) or uniform mixing weight (`"ips"`).
     estimator
-        `"paper"` or `"ips"`.
+        `"paper"`, `"ips"` or `"dr"`.
     baseline
         $b \in [0, 1]$, subtracted from every observed loss.
     implicit
-        $c \ge 0$, added to the propensity (`"ips"` only).
+        $c \ge 0$, added to the propensity (`"ips"` and `"dr"`).
+    model_lr
+        Step size of the `"dr"` loss model's SGD (normalised by $1 + \|c\|^2$).
     decision_set
         $K \supseteq \Delta_d$; `None` builds $\Delta_k$ at the first pull. The bandit face needs
         a `Simplex`.
@@ -126,18 +137,21 @@ class BoBLO(bandit.base.ContextualPolicy):
     ----------
     [^1]: Hazan, E. and Singh, K., 2021. Boosting for Online Convex Optimization. ICML 2021,
     arXiv:2102.09305v1, Algorithm 2 and Corollary 11.
-    [^2]: Kocák, T., Neu, G., Valko, M. and Munos, R., 2014. Efficient learning by implicit
+    [^2]: Dudík, M., Langford, J. and Li, L., 2011. Doubly robust policy evaluation and
+    learning. ICML.
+    [^3]: Kocák, T., Neu, G., Valko, M. and Munos, R., 2014. Efficient learning by implicit
     exploration in bandit problems with side observations. NeurIPS.
     """
 
     def __init__(self, learner=None, n_learners: int = 5, gamma: float = 0.5,
                  step_size="theory", delta="theory", kappa=None, exploration: float = 0.05,
                  estimator: str = "paper", baseline: float = 0.0, implicit: float = 0.0,
-                 decision_set=None, transformer=None, seed: int | None = None):
+                 model_lr: float = 0.1, decision_set=None, transformer=None, seed: int | None = None):
         super().__init__(reward_obj=None, burn_in=0)
         _real(exploration, "exploration", 0.0, 1.0, low_open=True)
-        if estimator not in ("paper", "ips"):
-            raise ValueError(f"estimator must be 'paper' or 'ips', got {estimator!r}")
+        if estimator not in ("paper", "ips", "dr"):
+            raise ValueError(f"estimator must be 'paper', 'ips' or 'dr', got {estimator!r}")
+        _real(model_lr, "model_lr", 0.0, math.inf, low_open=True)
         _real(baseline, "baseline", 0.0, 1.0)
         _real(implicit, "implicit", 0.0, math.inf)
         if decision_set is not None:
@@ -159,6 +173,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         self.estimator = estimator
         self.baseline = baseline
         self.implicit = implicit
+        self.model_lr = model_lr
         self.decision_set = decision_set
         self.transformer = transformer
         self.seed = seed
@@ -174,6 +189,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._pending = None  # (context, x, arm index or None, played point, propensity, explored)
         self._last_cost = None
         self._arm_probabilities = None
+        self._columns: dict = {}  # feature name -> column of the "dr" loss model
+        self._model = np.zeros((0, 1))  # (d, p + 1) "dr" loss model weights, bias last
 
     def _make_booco(self, K) -> BoOCO:
         return BoOCO(self.learner, n_learners=self.n_learners, gamma=self.gamma,
@@ -272,11 +289,33 @@ class BoBLO(bandit.base.ContextualPolicy):
         if self.estimator == "paper":
             if explored:  # eq. (2): (d / eta) f_t(e_i) e_i, with the baseline beyond the paper
                 cost[i] = (loss - self.baseline) / prob
-        else:
+        elif self.estimator == "ips":
             cost[i] = (loss - self.baseline) / (prob + self.implicit)
+        else:
+            v = self._model_features(x)
+            if self._model.shape[0] != d:
+                self._model = np.full((d, 1), float(self.baseline))  # m_1 = b: IPS with b
+            if self._model.shape[1] < len(v):
+                pad = np.zeros((d, len(v) - self._model.shape[1]))
+                self._model = np.hstack([self._model[:, :-1], pad, self._model[:, -1:]])
+            m = self._model @ v  # predicted loss of every arm
+            cost[:] = m
+            cost[i] += (loss - m[i]) / (prob + self.implicit)
+            self._model[i] += self.model_lr * (loss - m[i]) * v / (v @ v)  # NLMS step
         self._booco_learn(x, X, cost)
         self._last_cost = cost
         self._pending = None
+
+    def _model_features(self, x: dict) -> np.ndarray:
+        """The context as a vector over the columns seen so far (new keys appended) and 1."""
+        for key in x:
+            if key not in self._columns:
+                self._columns[key] = len(self._columns)
+        v = np.zeros(len(self._columns) + 1)
+        for key, value in x.items():
+            v[self._columns[key]] = value
+        v[-1] = 1.0
+        return v
 
     def _check_pending(self, context):
         if self._pending is None:
