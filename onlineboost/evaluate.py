@@ -106,7 +106,7 @@ class BanditResult:
 
 
 def bandit(policy, stream, n_rounds: int | None = None, skyline="default",
-           name: str | None = None) -> BanditResult:
+           name: str | None = None, transformer=None) -> BanditResult:
     r"""Run `policy` on the bandit `stream` and measure it.
 
     `policy` has river's contextual policy methods `pull(arm_ids, context)` and
@@ -127,6 +127,10 @@ def bandit(policy, stream, n_rounds: int | None = None, skyline="default",
         `"default"` is `default_skyline()`, `None` skips it.
     name
         The policy's name in the result (default: its class name).
+    transformer
+        Optional river transformer (e.g. `preprocessing.StandardScaler()`), cloned, learning
+        online from every context and applied to it before the policy sees it (for policies that
+        hold no transformer of their own, such as river's); its time counts as policy time.
 
     Examples
     --------
@@ -141,12 +145,17 @@ def bandit(policy, stream, n_rounds: int | None = None, skyline="default",
     skyline_model = default_skyline() if isinstance(skyline, str) and skyline == "default" \
         else skyline
     contextual = "context" in inspect.signature(policy.pull).parameters
+    transformer = transformer.clone() if transformer is not None else None
     rewards, sky, regret_steps = [], [], []
     policy_time = 0.0
     for t, (context, arm_ids) in enumerate(stream):
         if n_rounds is not None and t >= n_rounds:
             break
+        raw = context
         tic = time.perf_counter()
+        if transformer is not None:
+            transformer.learn_one(context)
+            context = transformer.transform_one(context)
         arm = policy.pull(arm_ids, context) if contextual else policy.pull(arm_ids)
         policy_time += time.perf_counter() - tic
         r = stream.reward(arm)
@@ -161,9 +170,9 @@ def bandit(policy, stream, n_rounds: int | None = None, skyline="default",
         if expected is not None:
             regret_steps.append(float(expected.max() - expected[arm_ids.index(arm)]))
         if skyline_model is not None:
-            guess = skyline_model.predict_one(context)
+            guess = skyline_model.predict_one(raw)
             sky.append(float(all_rewards[arm_ids.index(guess)]) if guess in arm_ids else 0.0)
-            skyline_model.learn_one(context, arm_ids[int(np.argmax(all_rewards))])
+            skyline_model.learn_one(raw, arm_ids[int(np.argmax(all_rewards))])
     n = len(rewards)
     return BanditResult(
         name=name or type(policy).__name__,

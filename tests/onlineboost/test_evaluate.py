@@ -48,3 +48,27 @@ def test_result_curves_and_plot():
     ax = result.plot()
     assert len(ax.lines) == 2
     assert "EpsilonGreedy over 200 rounds" in repr(result)
+
+
+class Recorder:
+    def __init__(self):
+        self.seen = []
+
+    def pull(self, arm_ids, context):
+        self.seen.append(dict(context))
+        return arm_ids[0]
+
+    def update(self, arm_id, context, reward):
+        assert context == self.seen[-1]  # the policy is updated with the context it pulled on
+
+
+def test_transformer_standardises_contexts_online_for_the_policy():
+    from river import preprocessing
+
+    stream = LinearBandit(d=3, k=2, seed=0, n_rounds=500)
+    recorder = Recorder()
+    evaluate.bandit(recorder, stream, skyline=None, transformer=preprocessing.StandardScaler())
+    X = np.array([[c[k] for k in sorted(c)] for c in recorder.seen[100:]])
+    assert np.all(np.abs(X.mean(axis=0)) < 0.2) and np.all(np.abs(X.std(axis=0) - 1) < 0.2)
+    raw = np.array([[c[k] for k in sorted(c)] for c, _ in stream])
+    assert np.all(raw.std(axis=0) < 0.8)  # the raw contexts are not standardised
