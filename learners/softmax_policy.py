@@ -85,7 +85,7 @@ class SoftmaxPolicyStack:
 
 
 class SoftmaxPolicy(base.Estimator):
-    r"""Weak OCO learner on the simplex: the policy $c \mapsto \operatorname{softmax}(\Theta c + b)$.
+    r"""Weak OCO learner on the simplex: the policy $c \mapsto \mathrm{softmax}(\Theta c + b)$.
 
     Given the linear loss $a \mapsto \langle g_t, a\rangle$ it moves the logits of the context
     against the loss, an exponentiated-gradient (Hedge) step lifted to linear policies:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from . import extension, losses, sets
-from . import evaluate
+from . import evaluate, extension, losses, sets
 from .b4co import B4CO
 from .boblo import BoBLO
 from .booco import BoOCO, BoOCOClassifier

@@ -146,7 +146,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     def __init__(self, learner=None, n_learners: int = 5, gamma: float = 0.5,
                  step_size="theory", delta="theory", kappa=None, exploration: float = 0.05,
                  estimator: str = "paper", baseline: float = 0.0, implicit: float = 0.0,
-                 model_lr: float = 0.1, decision_set=None, transformer=None, seed: int | None = None):
+                 model_lr: float = 0.1, decision_set=None, transformer=None,
+                 seed: int | None = None):
         super().__init__(reward_obj=None, burn_in=0)
         _real(exploration, "exploration", 0.0, 1.0, low_open=True)
         if estimator not in ("paper", "ips", "dr"):

@@ -139,8 +139,8 @@ def bandit(policy, stream, n_rounds: int | None = None, skyline="default",
     >>> from streams import LinearBandit
     >>> stream = LinearBandit(d=4, k=3, noise=0.5, seed=0, n_rounds=1000)
     >>> result = evaluate.bandit(river_bandit.RandomPolicy(seed=0), stream)
-    >>> result
-    RandomPolicy over 1000 rounds: average reward 0.511, skyline 0.706, regret 209.3, ... decisions/s
+    >>> result.average_reward, result.skyline_average_reward, round(float(result.regret[-1]), 1)
+    (0.511, 0.706, 209.3)
     """
     skyline_model = default_skyline() if isinstance(skyline, str) and skyline == "default" \
         else skyline

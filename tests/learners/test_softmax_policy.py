@@ -1,4 +1,4 @@
-"""SoftmaxPolicy: exponentiated gradient in closed form, stacked == looped, points in the simplex."""
+"""SoftmaxPolicy: exponentiated gradient in closed form, stacked == looped, in the simplex."""
 
 from __future__ import annotations
 

@@ -136,7 +136,8 @@ def test_bad_input_raises_and_changes_nothing():
 
 
 @pytest.mark.parametrize("kwargs", [{"exploration": 0.0}, {"exploration": 1.5},
-                                    {"estimator": "tree"}, {"model_lr": 0.0}, {"baseline": 2.0}, {"implicit": -1.0},
+                                    {"estimator": "tree"}, {"model_lr": 0.0}, {"baseline": 2.0},
+                                    {"implicit": -1.0},
                                     {"decision_set": sets.Ball([0.0, 0.0], 0.5)},
                                     {"transformer": 3}, {"n_learners": 0}, {"gamma": 0.0}])
 def test_bad_parameters(kwargs):
