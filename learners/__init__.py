@@ -10,6 +10,7 @@ from .reduction import RegressorOCO, RegressorOCOStack
 from .ridge import OnlineRidge, RidgeStack
 from .stump import OnlineStump, StumpStack, warmup_thresholds
 from .small_tree import SmallTree
+from .softmax_policy import SoftmaxPolicy, SoftmaxPolicyStack
 from .weighted_stump import WeightedStump
 
 __all__ = [
@@ -26,6 +27,8 @@ __all__ = [
     "SmallTree",
     "StumpStack",
     "TinyMLP",
+    "SoftmaxPolicy",
+    "SoftmaxPolicyStack",
     "WeightedStump",
     "paper_weak_learners",
     "warmup_thresholds",
