@@ -2,6 +2,7 @@
 
 * `onlineboost table` — Hazan & Singh (2021) Table 1, reproduced and extended
   (`onlineboost.table`).
+* `onlineboost run` — a model on a live stream, with checkpoints (`onlineboost.run`).
 """
 
 from __future__ import annotations
@@ -61,6 +62,13 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--markdown", default=None, help="also write the table as Markdown here")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
     t.set_defaults(func=_table)
+
+    from . import run, runconfig
+
+    r = sub.add_parser("run", help="a model on a live stream, with checkpoints",
+                       description=run.__doc__.split("\n\n")[0].strip("r\"` "))
+    runconfig.add_arguments(r)
+    r.set_defaults(func=run.command)
     return parser
 
 
