@@ -26,12 +26,12 @@ SIGINT/SIGTERM finish the current record, write a checkpoint and stop (exit stat
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
+import stat
 import sys
 import time
-
-from river import metrics, stats
 
 from . import checkpoint, records, runconfig
 from .records import RecordError
@@ -59,21 +59,20 @@ class _Sink:
             stream = getattr(sys, std)  # looked up now: tests and notebooks replace it
             self.file, self.regular = getattr(stream, "buffer", _TextAdapter(stream)), False
             return
-        if size is None:
-            self.file = open(path, "wb")
-        else:
-            try:
-                self.file = open(path, "r+b")
-            except FileNotFoundError:
-                raise RunError(f"{path!r} is missing: the checkpoint says {size} bytes were "
-                               "written to it") from None
+        try:
+            self.file = open(path, "wb" if size is None else "r+b")
+        except FileNotFoundError:
+            raise RunError(f"{path!r} is missing: the checkpoint says {size} bytes were "
+                           "written to it") from None
+        # a regular file can be synced and reconciled; a device or a FIFO cannot (like stdout)
+        self.regular = stat.S_ISREG(os.fstat(self.file.fileno()).st_mode)
+        if size is not None and self.regular:
             have = os.fstat(self.file.fileno()).st_size
             if have < size:
                 raise RunError(f"{path!r} has {have} bytes, fewer than the {size} the checkpoint "
                                "recorded: it was truncated or replaced")
             self.file.truncate(size)  # drop what was written after the checkpoint
             self.file.seek(size)
-        self.regular = True
 
     def write(self, data: bytes) -> None:
         self.file.write(data)
@@ -105,12 +104,39 @@ class _TextAdapter:
         self.stream.flush()
 
 
-def _metrics(task: str) -> list:
-    if task == "regression":
-        return [metrics.MAE(), metrics.RMSE()]
-    if task == "classification":
-        return [metrics.Accuracy(), metrics.LogLoss()]
-    return [stats.Mean()]
+class Metrics:
+    """Running prequential metrics: MAE and RMSE, accuracy and log loss, or mean reward.
+
+    (Plain sums rather than `river.metrics`, whose import costs a second at start-up.)
+    """
+
+    def __init__(self, task: str):
+        self.task = task
+        self.n = 0
+        self.s1 = 0.0  # sum of |error|, of hits, or of rewards
+        self.s2 = 0.0  # sum of squared errors, or of log losses
+
+    def update(self, y, pred) -> None:
+        self.n += 1
+        if self.task == "regression":
+            e = float(y) - float(pred)
+            self.s1 += abs(e)
+            self.s2 += e * e
+        elif self.task == "classification":
+            label, p = pred
+            self.s1 += float(label == y)
+            q = min(max(p if y else 1.0 - p, 1e-15), 1.0)
+            self.s2 -= math.log(q)
+        else:
+            self.s1 += float(y)
+
+    def get(self) -> dict:
+        n = max(self.n, 1)
+        if self.task == "regression":
+            return {"MAE": self.s1 / n, "RMSE": math.sqrt(self.s2 / n)}
+        if self.task == "classification":
+            return {"accuracy": self.s1 / n, "log_loss": self.s2 / n}
+        return {"mean_reward": self.s1 / n}
 
 
 def _fmt(value) -> str:
@@ -198,7 +224,7 @@ class Run:
             data["format"], data["target"], data["features"], data["ignore"], data["task"],
             data["rewards"], data["delimiter"], data["encoding"])
         state = {"version": VERSION, "settings": settings, "model": runconfig.build_model(settings),
-                 "parser": parser, "metrics": _metrics(data["task"]), "records": 0,
+                 "parser": parser, "metrics": Metrics(data["task"]), "records": 0,
                  "answered": 0, "rejected": 0, "input": {"offset": 0, "line": 0, "crc": 0},
                  "output_bytes": None, "reject_bytes": None,
                  "paths": {"source": source, "output": output, "rejects": rejects}}
@@ -295,15 +321,13 @@ class Run:
                 self._model.update(pred, x, reward)
             else:
                 self._model.update(pred, reward)
-            m[0].update(reward)
+            m.update(reward, pred)
             return
         self._model.learn_one(x, y)
         if task == "classification":
-            m[0].update(y, pred[0])
-            m[1].update(y, pred[1])
+            m.update(y, (pred[0], float(pred[1].get(True, 0.0))))
         elif isinstance(pred, float):
-            for metric in m:
-                metric.update(y, pred)
+            m.update(y, pred)
 
     def _reject(self, number: int, reason: str, raw: bytes) -> None:
         if self.strict:
@@ -341,9 +365,7 @@ class Run:
         st = self.state
         elapsed = time.perf_counter() - self._t0
         out = {"records": st["records"], "answered": st["answered"], "rejected": st["rejected"]}
-        for m in st["metrics"]:
-            name = "mean_reward" if isinstance(m, stats.Mean) else type(m).__name__
-            out[name] = m.get()
+        out.update(st["metrics"].get())
         out["records_per_s"] = (st["records"] - self._n0) / elapsed if elapsed > 0 else 0.0
         return out
 
