@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 from .linear_ogd import LinearOGD, LinearOGDStack
+from .mlp import MLPStack, TinyMLP
 from .reduction import RegressorOCO, RegressorOCOStack
 from .ridge import OnlineRidge, RidgeStack
+from .stump import OnlineStump, StumpStack, warmup_thresholds
 from .weighted_stump import WeightedStump
 
 __all__ = [
     "LinearOGD",
     "LinearOGDStack",
+    "MLPStack",
     "OnlineRidge",
+    "OnlineStump",
     "RegressorOCO",
     "RegressorOCOStack",
     "RidgeStack",
+    "StumpStack",
+    "TinyMLP",
     "WeightedStump",
+    "warmup_thresholds",
 ]

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
-from . import extension, losses, sets
+from . import bregman, extension, losses, mirror, sets
 from .booco import BoOCO, BoOCOClassifier
+from .online_maboost import OnlineMABoostClassifier
 
 __version__ = "0.1.0"
 
-__all__ = ["BoOCO", "BoOCOClassifier", "extension", "losses", "sets"]
+__all__ = [
+    "BoOCO",
+    "BoOCOClassifier",
+    "OnlineMABoostClassifier",
+    "bregman",
+    "extension",
+    "losses",
+    "mirror",
+    "sets",
+]

@@ -105,21 +105,24 @@ class Extension:
 
     def prox(self, x, y) -> np.ndarray:
         """The minimiser $p^\\star(x)$ of the inner problem, for a point or a stack."""
-        K, loss, delta, kappa = self.decision_set, self.loss, self.delta, self.kappa
-        x, scalar = K._points(x)
-        if isinstance(loss, losses_.Linear):
-            c = loss._check_y(y)
-            if c.shape[-1:] != (K.dim,):
-                raise ValueError(f"y must be a cost vector of length {K.dim}, got {c.shape}")
-            p = prox_distance(x - delta * c, K, delta * kappa)
-        elif isinstance(loss, losses_.Squared):
-            t = loss._check_y(y)
-            p = prox_distance((x + delta * t) / (1.0 + delta), K, delta * kappa / (1.0 + delta))
-        elif K.dim == 1:
-            p = self._bisect(x, loss._check_y(y))
-        else:
-            p = self._admm(x, loss._check_y(y))
+        x, scalar = self.decision_set._points(x)
+        y = self.loss._check_y(y)
+        if isinstance(self.loss, losses_.Linear) and y.shape[-1:] != (self.decision_set.dim,):
+            raise ValueError(f"y must be a cost vector of length {self.decision_set.dim}, "
+                             f"got shape {y.shape}")
+        p = self._prox(x, y)
         return p[0] if scalar else p
+
+    def _prox(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """`prox` on a validated stack `x` (..., d) and validated `y`: the hot path."""
+        K, loss, delta, kappa = self.decision_set, self.loss, self.delta, self.kappa
+        if isinstance(loss, losses_.Linear):
+            return prox_distance(x - delta * y, K, delta * kappa)
+        if isinstance(loss, losses_.Squared):
+            return prox_distance((x + delta * y) / (1.0 + delta), K, delta * kappa / (1.0 + delta))
+        if K.dim == 1:
+            return self._bisect(x, y)
+        return self._admm(x, y)
 
     def _bisect(self, x, y):
         """1-D: the objective's derivative is increasing; bisect on its sign."""
@@ -165,6 +168,7 @@ class Extension:
         r"""$\hat f(x)$ (one value a point) and $\nabla \hat f(x) = (x - p^\star)/\delta$."""
         K = self.decision_set
         x_arr, _ = K._points(x)
+        y = self.loss._check_y(y)
         p = self.prox(x_arr, y)
         value = (self.loss.value(p, y) + self.kappa * K.distance(p)
                  + np.sum((x_arr - p) ** 2, axis=-1) / (2.0 * self.delta))
@@ -179,4 +183,5 @@ class Extension:
 
     def gradient(self, x, y) -> np.ndarray:
         """$\\nabla \\hat f(x)$, exact (to `tol / delta` on the ADMM path)."""
-        return self.value_and_gradient(x, y)[1]
+        x_arr = np.asarray(x, dtype=np.float64)
+        return (x_arr - self.prox(x_arr, y)) / self.delta

@@ -2,4 +2,22 @@
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .regression_data import (
+    default_data_dir,
+    load_boston,
+    load_california,
+    load_dataset,
+    load_diabetes,
+    scale_target,
+)
+from .stump_mixture import StumpMixture
+
+__all__: list[str] = [
+    "StumpMixture",
+    "default_data_dir",
+    "load_boston",
+    "load_california",
+    "load_dataset",
+    "load_diabetes",
+    "scale_target",
+]

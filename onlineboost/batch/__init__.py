@@ -2,4 +2,7 @@
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .maboost import MABoostClassifier
+from .maboost_presets import MadaBoostClassifier, SparseBoostClassifier
+
+__all__: list[str] = ["MABoostClassifier", "MadaBoostClassifier", "SparseBoostClassifier"]

@@ -4,6 +4,7 @@ import pickle
 
 import numpy as np
 import pytest
+from scipy import sparse
 from scipy.optimize import linprog
 
 from learners import LinearOGD
@@ -21,11 +22,11 @@ def _best_surrogate_loss(C, g, bound):
     """min over |theta_j|, |b| <= bound of sum_t g_t z_t + |g_t| Dist(z_t, [-1, 1]),
     z_t = theta . c_t + b: an LP with slacks s_t = Dist(z_t, [-1, 1])."""
     T = len(C)
-    A = np.hstack([C, np.ones((T, 1))])
-    eye = np.eye(T)
+    A = sparse.csr_array(np.hstack([C, np.ones((T, 1))]))
+    eye = sparse.eye_array(T, format="csr")
     res = linprog(
-        np.concatenate([g @ A, np.abs(g)]),
-        A_ub=np.vstack([np.hstack([A, -eye]), np.hstack([-A, -eye])]),  # s_t >= |z_t| - 1
+        np.concatenate([g @ A.toarray(), np.abs(g)]),
+        A_ub=sparse.vstack([sparse.hstack([A, -eye]), sparse.hstack([-A, -eye])]),
         b_ub=np.ones(2 * T),
         bounds=[(-bound, bound)] * A.shape[1] + [(0, None)] * T,
         method="highs",
@@ -53,7 +54,7 @@ def _surrogate_regret(T, seed, lr=0.5, bound=2.0):
 def test_regret_against_best_fixed_linear_policy_is_sublinear():
     """OGD's guarantee: regret O(sqrt(T)) on the convex surrogate, against the best fixed
     policy in the same parameter box (and so against every linear policy mapping into K)."""
-    Ts = [250, 1000, 4000]
+    Ts = [200, 800, 3200]
     regrets = [np.mean([_surrogate_regret(T, seed) for seed in range(2)]) for T in Ts]
     average = [r / T for r, T in zip(regrets, Ts)]
     assert regrets[0] > 0 and average[0] > average[1] > average[2]  # average regret falls ...

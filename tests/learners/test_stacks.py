@@ -17,6 +17,9 @@ OCO_LEARNERS = {
     "LinearOGD": lambda: learners.LinearOGD(lr=0.5),
     "LinearOGD-bound": lambda: learners.LinearOGD(lr=2.0, decay="constant", bound=1.0),
     "RegressorOCO(OnlineRidge)": lambda: learners.RegressorOCO(learners.OnlineRidge()),
+    "RegressorOCO(OnlineStump)": lambda: learners.RegressorOCO(
+        learners.OnlineStump(n_bins=8, warmup=20), lam=0.7),
+    "RegressorOCO(TinyMLP)": lambda: learners.RegressorOCO(learners.TinyMLP(lr=0.1), seed=0),
     "RegressorOCO(river LinearRegression)": lambda: learners.RegressorOCO(
         linear_model.LinearRegression(optimizer=optim.SGD(0.05)), lam=2.0),
     "RegressorOCO(SGDRegressor)": lambda: learners.RegressorOCO(SGDRegressor(), seed=3),
@@ -24,6 +27,8 @@ OCO_LEARNERS = {
 
 REGRESSORS = {
     "OnlineRidge": lambda: learners.OnlineRidge(alpha=0.5),
+    "OnlineStump": lambda: learners.OnlineStump(n_bins=8, warmup=20),
+    "TinyMLP": lambda: learners.TinyMLP(lr=0.1),
 }
 
 
