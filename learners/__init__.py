@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from .linear_ogd import LinearOGD, LinearOGDStack
 from .mlp import MLPStack, TinyMLP
+from .refit import RefitRegressor, RefitStack
+from .recipes import paper_weak_learners
 from .reduction import RegressorOCO, RegressorOCOStack
 from .ridge import OnlineRidge, RidgeStack
 from .stump import OnlineStump, StumpStack, warmup_thresholds
@@ -15,11 +17,14 @@ __all__ = [
     "MLPStack",
     "OnlineRidge",
     "OnlineStump",
+    "RefitRegressor",
+    "RefitStack",
     "RegressorOCO",
     "RegressorOCOStack",
     "RidgeStack",
     "StumpStack",
     "TinyMLP",
     "WeightedStump",
+    "paper_weak_learners",
     "warmup_thresholds",
 ]

@@ -21,7 +21,7 @@ def _table(args) -> int:
     data = {}
     for name in args.datasets:
         try:
-            X, y, _ = regression_data.load(name, args.data_dir)
+            X, y, _ = regression_data.load_dataset(name, args.data_dir)
         except FileNotFoundError as e:
             print(f"skipping {name}: {e}", file=sys.stderr)
             continue

@@ -47,6 +47,7 @@ LEARNERS = ("stump", "ridge", "mlp", "sk-stump", "sk-ridge", "sk-mlp")
 def make_learner(name: str, seed: int = 0):
     """A fresh weak regressor by name (see `LEARNERS`)."""
     import learners
+    from river import compat
     from sklearn.linear_model import SGDRegressor
     from sklearn.neural_network import MLPRegressor
     from sklearn.tree import DecisionTreeRegressor
@@ -60,9 +61,9 @@ def make_learner(name: str, seed: int = 0):
     if name == "sk-stump":
         return learners.RefitRegressor(DecisionTreeRegressor(max_depth=1))
     if name == "sk-ridge":
-        return learners.SklearnRegressor(SGDRegressor(penalty="l2", random_state=seed))
+        return compat.SKL2RiverRegressor(SGDRegressor(penalty="l2", random_state=seed))
     if name == "sk-mlp":
-        return learners.SklearnRegressor(
+        return compat.SKL2RiverRegressor(
             MLPRegressor((1,), solver="sgd", random_state=seed, learning_rate_init=0.01)
         )
     raise ValueError(f"learner must be one of {LEARNERS}, got {name!r}")
@@ -79,15 +80,11 @@ class RunResult:
 def run_once(X: np.ndarray, y: np.ndarray, learner: str, seed: int, n_max: int = 5,
              gamma: float = 0.1, step_size="0.01", delta: float = 0.01) -> RunResult:
     """One prequential pass over a seeded shuffle of `(X, y)` (targets already in [-1, 1])."""
-    step = "theory" if step_size == "theory" else float(step_size)
+    step = step_size if step_size in ("theory", "frank-wolfe") else float(step_size)
     order = np.random.default_rng(seed).permutation(len(y))
     names = [f"x{j}" for j in range(X.shape[1])]
     scaler = preprocessing.StandardScaler()
     weak = make_learner(learner, seed)
-    if hasattr(weak, "partial_fit") or not hasattr(weak, "learn_one"):
-        from learners import SklearnRegressor
-
-        weak = SklearnRegressor(weak)
     booster = BoOCO(make_learner(learner, seed), n_learners=n_max, gamma=gamma, step_size=step,
                     delta=delta, seed=seed)
     base_se, boost_se = 0.0, np.zeros(n_max)
@@ -135,3 +132,27 @@ def run_table(datasets: dict, learners_: list[str], runs: int = 20, n_max: int =
         boosted = np.mean([r.boosted for r in rs], axis=0)
         table[key] = {"baseline": float(base), "boosted": boosted, "normalised": boosted / base}
     return table
+
+
+def format_table(results: dict, n_max: int = 5, markdown: bool = False) -> str:
+    """Rows of normalised loss per N beside the paper's numbers, and the best improvement."""
+    ns = list(range(1, n_max + 1))
+    head = ["data set", "learner", "weak MSE"] + [f"N={n}" for n in ns] + ["best", "paper best"]
+    rows = []
+    for (dataset, learner), cell in sorted(results.items()):
+        norm = cell["normalised"]
+        best = 1.0 - norm.min()
+        paper = PAPER.get((dataset, learner.removeprefix("sk-")))
+        paper_best = f"{1.0 - min(paper):.1%}" if paper else "—"
+        rows.append([dataset, learner, f"{cell['baseline']:.4f}"]
+                    + [f"{v:.3f}" for v in norm] + [f"{best:.1%}", paper_best])
+        if paper:
+            rows.append(["", "(paper)", ""] + [f"{v:.3f}" for v in paper[:n_max]]
+                        + [""] * (n_max - len(paper[:n_max])) + ["", ""])
+    if markdown:
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += ["| " + " | ".join(r) + " |" for r in rows]
+        return "\n".join(lines)
+    widths = [max(len(str(r[i])) for r in [head] + rows) for i in range(len(head))]
+    fmt = "  ".join(f"{{:<{w}}}" for w in widths)
+    return "\n".join(fmt.format(*r) for r in [head] + rows)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from river import linear_model, optim
 from sklearn.linear_model import SGDRegressor
+from sklearn.tree import DecisionTreeRegressor
 
 import learners
 from onlineboost import sets
@@ -20,6 +21,8 @@ OCO_LEARNERS = {
     "RegressorOCO(OnlineStump)": lambda: learners.RegressorOCO(
         learners.OnlineStump(n_bins=8, warmup=20), lam=0.7),
     "RegressorOCO(TinyMLP)": lambda: learners.RegressorOCO(learners.TinyMLP(lr=0.1), seed=0),
+    "RegressorOCO(RefitRegressor)": lambda: learners.RegressorOCO(
+        learners.RefitRegressor(DecisionTreeRegressor(max_depth=1, max_features=1), every=5)),
     "RegressorOCO(river LinearRegression)": lambda: learners.RegressorOCO(
         linear_model.LinearRegression(optimizer=optim.SGD(0.05)), lam=2.0),
     "RegressorOCO(SGDRegressor)": lambda: learners.RegressorOCO(SGDRegressor(), seed=3),
@@ -29,6 +32,8 @@ REGRESSORS = {
     "OnlineRidge": lambda: learners.OnlineRidge(alpha=0.5),
     "OnlineStump": lambda: learners.OnlineStump(n_bins=8, warmup=20),
     "TinyMLP": lambda: learners.TinyMLP(lr=0.1),
+    "RefitRegressor": lambda: learners.RefitRegressor(
+        DecisionTreeRegressor(max_depth=2, max_features=1)),
 }
 
 
@@ -49,7 +54,7 @@ def _clone(prototype, seed):
 @pytest.mark.parametrize("K", SETS, ids=lambda K: type(K).__name__)
 @pytest.mark.parametrize("name", list(OCO_LEARNERS))
 def test_stacked_oco_learner_equals_looped_clones(name, K):
-    n, T = 4, 60 if "SGD" in name else 120
+    n, T = 4, 40 if ("SGD" in name or "Refit" in name) else 120
     prototype = OCO_LEARNERS[name]().clone({"decision_set": K})
     seeds = [11, 12, 13, 14]
     stack = prototype.stack(n, seeds)
