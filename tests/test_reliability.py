@@ -31,7 +31,7 @@ def decision_sets(draw):
         return sets.Interval(lo, lo + draw(st.floats(1e-3, 100)))
     if kind == "box":
         lo = np.array(draw(st.lists(st.floats(-10, 10), min_size=d, max_size=d)))
-        return sets.Box(lo, lo + np.array(draw(st.lists(st.floats(0, 10), min_size=d,
+        return sets.Box(lo, lo + np.array(draw(st.lists(st.floats(1e-3, 10), min_size=d,
                                                                 max_size=d))))
     if kind == "ball":
         center = draw(st.lists(st.floats(-10, 10), min_size=d, max_size=d))
