@@ -64,7 +64,7 @@ def make_learner(name: str, seed: int = 0):
         return compat.SKL2RiverRegressor(SGDRegressor(penalty="l2", random_state=seed))
     if name == "sk-mlp":
         return compat.SKL2RiverRegressor(
-            MLPRegressor((1,), solver="sgd", random_state=seed, learning_rate_init=0.01)
+            MLPRegressor(hidden_layer_sizes=(1,), solver="sgd", random_state=seed)
         )
     raise ValueError(f"learner must be one of {LEARNERS}, got {name!r}")
 
