@@ -44,7 +44,8 @@ MODEL_DEFAULTS = {"booster": "booco", "learner": "linear-ogd", "learner_params":
                   "scale": False, "policy": "epsilon-greedy", "policy_params": {}}
 
 LEARNERS = {"linear-ogd": "learners:LinearOGD", "ridge": "learners:OnlineRidge",
-            "stump": "learners:OnlineStump", "mlp": "learners:TinyMLP"}
+            "stump": "learners:OnlineStump", "mlp": "learners:TinyMLP",
+            "softmax": "learners:SoftmaxPolicy"}
 POLICIES = {"epsilon-greedy": "river.bandit:EpsilonGreedy", "boblo": "onlineboost:BoBLO",
             "linucb": "river.bandit:LinUCBDisjoint"}
 LOSSES = {"squared": losses.Squared, "absolute": losses.Absolute, "huber": losses.Huber}
@@ -187,8 +188,19 @@ def build_model(settings: dict):
         params = dict(m["policy_params"])
         if m["policy"] == "epsilon-greedy":
             params.setdefault("epsilon", 0.1)
-        if "seed" in _init_params(cls):
+        accepted = _init_params(cls)
+        if "seed" in accepted:
             params.setdefault("seed", m["seed"])
+        # a boosting policy (BoBLO) takes the booster's settings from [model] as well
+        for key in ("n_learners", "gamma", "step_size", "delta", "kappa"):
+            if key in accepted and key not in params and m[key] is not None:
+                params[key] = m[key] if key == "n_learners" else _number(m[key], key)
+        if "learner" in accepted and "learner" not in params and m["learner"] is not None:
+            params["learner"] = _import(m["learner"], LEARNERS, "learner")(**m["learner_params"])
+        if m["scale"] and "transformer" in accepted and "transformer" not in params:
+            from river import preprocessing
+
+            params["transformer"] = preprocessing.StandardScaler()
         return cls(**params)
     learner = None
     if m["learner"] is not None:

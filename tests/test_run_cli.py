@@ -132,27 +132,39 @@ def test_toml_config_jsonl_classification(tmp_path):
     assert accuracy > 0.9
 
 
-def test_bandit_policy_plugs_in(tmp_path):
-    """Any `pull`/`update` policy runs the bandit loop; it sees only the pulled arm's reward."""
+@pytest.mark.parametrize("name", ["epsilon-greedy", "linucb"])
+def test_bandit_policy_plugs_in(tmp_path, name):
+    """Any `pull`/`update` policy runs the bandit loop, contextual (LinUCB) or not; it sees only
+    the pulled arm's reward, and the answers are those of a hand-written river loop."""
     from river import bandit
 
     rng = np.random.default_rng(2)
-    rows = [{"c": float(rng.normal()), "a": float(rng.random() < 0.2),
-             "b": float(rng.random() < 0.7)} for _ in range(400)]
+    rows = []
+    for _ in range(400):
+        c = float(rng.normal())
+        rows.append({"c": c, "a": float(rng.random() < (0.8 if c > 0 else 0.2)),
+                     "b": float(rng.random() < 0.5)})
     with open(tmp_path / "in.jsonl", "w") as f:
         f.writelines(json.dumps(r) + "\n" for r in rows)
     assert cli.main(["run", str(tmp_path / "in.jsonl"), "--rewards", "a,b",
-                     "--policy", "epsilon-greedy", "--seed", "5", "-o", str(tmp_path / "arms"),
+                     "--policy", name, "--seed", "5", "-o", str(tmp_path / "arms"),
                      "--report-every", "0"]) == 0
     arms = [a[1] for a in _answers(tmp_path / "arms")]
-    policy = bandit.EpsilonGreedy(epsilon=0.1, seed=5)
+    contextual = name == "linucb"
+    policy = (bandit.LinUCBDisjoint(seed=5) if contextual
+              else bandit.EpsilonGreedy(epsilon=0.1, seed=5))
     expected = []
     for r in rows:
-        arm = policy.pull(["a", "b"])
+        context = {"c": r["c"]}
+        arm = policy.pull(["a", "b"], context) if contextual else policy.pull(["a", "b"])
         expected.append(arm)
-        policy.update(arm, r[arm])
+        if contextual:
+            policy.update(arm, context, r[arm])
+        else:
+            policy.update(arm, r[arm])
     assert arms == expected
-    assert arms[200:].count("b") > 150  # it found the better arm
+    reward = np.mean([r[a] for r, a in zip(rows[200:], arms[200:])])
+    assert reward > (0.6 if contextual else 0.45)  # LinUCB uses the context: a when c > 0
 
 
 def test_corrupt_truncated_or_foreign_checkpoints_are_refused(tmp_path, capsys):
