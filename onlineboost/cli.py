@@ -2,6 +2,7 @@
 
 * `onlineboost table` — Hazan & Singh (2021) Table 1, reproduced and extended
   (`onlineboost.table`).
+* `onlineboost run` — a model on a live stream, with checkpoints (`onlineboost.run`).
 """
 
 from __future__ import annotations
@@ -28,9 +29,13 @@ def _table(args) -> int:
     if not data:
         print("no data set available", file=sys.stderr)
         return 1
-    results = table.run_table(data, args.learners, runs=args.runs, n_max=args.n_max,
-                              gamma=args.gamma, step_size=args.step_size, delta=args.delta,
-                              jobs=args.jobs, progress=not args.no_progress)
+    from .backends import engine, is_distributed
+
+    jobs = -1 if is_distributed(args.backend, args.scheduler) else args.jobs
+    with engine(args.backend, args.scheduler, n_workers=max(args.jobs, 1)):
+        results = table.run_table(data, args.learners, runs=args.runs, n_max=args.n_max,
+                                  gamma=args.gamma, step_size=args.step_size, delta=args.delta,
+                                  jobs=jobs, progress=not args.no_progress)
     print(table.format_table(results, n_max=args.n_max))
     if args.markdown:
         with open(args.markdown, "w") as f:
@@ -58,9 +63,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="folder with boston.csv and california_housing.csv "
                         "(default: $ONLINEBOOST_DATA or ../shared/data)")
     t.add_argument("--jobs", type=int, default=2, help="joblib processes")
+    t.add_argument("--backend", choices=["loky", "threading", "dask", "ray"], default=None,
+                   help="where the grid runs (default: local processes; dask/ray: extras)")
+    t.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="Dask scheduler (or Ray head with --backend ray) to run the grid on")
     t.add_argument("--markdown", default=None, help="also write the table as Markdown here")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
     t.set_defaults(func=_table)
+
+    from . import run, runconfig
+
+    r = sub.add_parser("run", help="a model on a live stream, with checkpoints",
+                       description=run.__doc__.split("\n\n")[0].strip("r\"` "))
+    runconfig.add_arguments(r)
+    r.set_defaults(func=run.command)
     return parser
 
 
