@@ -24,7 +24,10 @@ $(\beta M_k + \ln(N + 1)) / (1 - e^{-\beta})$ for every voter $k$, the single we
 included. The outer layer is ours, not the paper's.
 
 The per-example work is plain Python on floats: at $N \approx 10$ numpy's per-call overhead
-costs more than the arithmetic.
+costs more than the arithmetic. Every learner trains on every example with its exact weight:
+filtering small weights (learn with probability $w_i / \tau$ and weight $\tau$ when
+$w_i < \tau$, unbiased) saved little time with Hoeffding trees and cost accuracy on Bananas
+(measured: 0.671 exact, 0.669 at $\tau = 0.5$, 0.655 at $\tau = 1$), so it is not offered.
 """
 
 from __future__ import annotations
