@@ -155,6 +155,11 @@ def same_state(a, b, _seen=None) -> bool:
         return a == b
     if hasattr(a, "__dict__") or hasattr(a, "__slots__"):
         return same_state(_attributes(a), _attributes(b), seen)
+    if hasattr(a, "__getstate__") and hasattr(a, "__reduce__"):  # extension types, e.g.
+        try:  # scikit-learn's Cython Tree: compare what pickle would store
+            return same_state(a.__getstate__(), b.__getstate__(), seen)
+        except TypeError:
+            pass
     return a == b
 
 
