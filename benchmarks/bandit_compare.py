@@ -221,7 +221,56 @@ def main(argv=None):
         report.write_section("40_bandits", text)
 
 
-NOTE = ""  # filled in with the measured conclusions
+NOTE = """\
+Rows named BoBLO use `learners.SoftmaxPolicy` weak learners and hold a `StandardScaler`. Every
+BoBLO estimator but "paper" goes beyond Hazan & Singh's Algorithm 2 (see `onlineboost.BoBLO`).
+Configurations were chosen on seeds 100 and 101 (ImageSegments and digits) from exploratory
+sweeps over delta in {0.03, 0.1, 0.3, 1, theory}, the learner's lr in {0.01, 0.02, 0.05},
+estimator, N, gamma, eta_i and kappa; LinUCB's (alpha, beta) from {(1, 1), (1, 5), (0.1, 1)} on
+seed 100 (best on ImageSegments; digits would want its own tuning). Tuning-seed means (ImageSegments
+/ digits) of the boosting variants, all DR with delta = 0.1:
+
+| variant (tuning seeds) | ImageSegments | digits |
+|---|---:|---:|
+| N=1, gamma=0.5, lr 0.02 | 0.760 | 0.772 |
+| N=5, gamma=0.5, eta_i = min(2/i, 1) (the paper's), kappa = running G | 0.219 | 0.144 |
+| same, kappa = 1 | 0.265 | 0.121 |
+| N=5, gamma=0.5, eta_i = 0.3, kappa = 1 | 0.385 | 0.262 |
+| N=5, gamma=0.8, eta_i = 0.5 (kappa = G / kappa = 1) | 0.352 / 0.313 | 0.423 / 0.188 |
+| N=5, gamma=1, eta_i = min(2/i, 1) | 0.555 | 0.695 |
+| N=5, gamma=1, eta_i = 0.5, lr 0.02 / 0.05 | 0.711 / 0.734 | 0.748 / 0.765 |
+| N=10, gamma=1, eta_i = 0.3 | 0.705 | 0.743 |
+
+What the evaluation table says:
+
+* **The paper's estimator as written barely learns** (0.20 / 0.12 against 0.14 / 0.10 for
+  random play): only about eta of the rounds carry a loss, and those are played uniformly.
+* **Every-round estimators fix that.** IPS with a baseline b = 0.5 reaches 0.665 / 0.758; the
+  doubly robust estimator (IPS on the residual of an online per-arm linear loss model, which
+  fills in the arms not played) 0.706 / 0.775. The smoothing delta of the extension acts as a
+  clip on the importance-weighted cost (the gradient is (x - Pi_K(x - delta c)) / delta): the
+  theory value delta = sqrt(D^2 / (gamma N)) = 2 clips almost everything (0.41 / 0.43 with IPS),
+  delta = 0.1 works best.
+* **Against the targets.** The best BoBLO beats VW SquareCB on digits (0.775 vs 0.696) but not on
+  ImageSegments (0.716 vs 0.734, within one std); it beats LinUCB on digits (0.775 vs 0.654 with
+  alpha/beta tuned on ImageSegments) and falls 0.15 short of it on ImageSegments (0.716 vs 0.867).
+  Its decisions per second are about LinUCB's, not 3x: the per-round cost is Python overhead
+  (dict-to-vector conversions, river's StandardScaler, two sort-based simplex projections), not
+  arithmetic.
+* **Boosting under bandit feedback.** With the paper's gamma < 1 and eta_i = min(2/i, 1), N >= 5
+  collapses to random play: the 1/gamma rescaling puts x^1, ..., x^{N-1} outside K, so every copy
+  but the first is trained on the extension's pull back to K, which dominates the O(1) bandit
+  estimate (kappa = 1 does not save it), while eta_2 = 1 gives the only copy trained at the
+  centroid weight 0 in x^N. With gamma = 1 and a constant eta_i every iterate stays in K and the
+  copies see the clean estimate, clipped differently at different x^{i-1}: N = 5 is then level
+  with N = 1 (0.716 vs 0.706 on ImageSegments, nominally above but within one std; 0.755 vs 0.775
+  on digits; 0.639 vs 0.653 on LinearBandit), and N = 10 a little lower. So the target "N >= 5
+  beats N = 1 on at least one data set" is met on ImageSegments only nominally, within noise: for
+  a linear loss the extension's gradient at points of K away from its boundary is the same
+  (tangential) cost vector at every x^{i-1}, so the copies learn nearly the same policy and their convex combination adds little; the
+  amplification (gamma < 1) that could make the mixture sharper than any copy is exactly what
+  triggers the pull back.
+"""
 
 if __name__ == "__main__":
     main()
