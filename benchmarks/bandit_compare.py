@@ -254,9 +254,11 @@ What the evaluation table says:
 * **Against the targets.** The best BoBLO beats VW SquareCB on digits (0.775 vs 0.696) but not on
   ImageSegments (0.716 vs 0.734, within one std); it beats LinUCB on digits (0.775 vs 0.654 with
   alpha/beta tuned on ImageSegments) and falls 0.15 short of it on ImageSegments (0.716 vs 0.867).
-  Its decisions per second are about LinUCB's, not 3x: the per-round cost is Python overhead
-  (dict-to-vector conversions, river's StandardScaler, two sort-based simplex projections), not
-  arithmetic.
+  Its decisions per second are at or below LinUCB's, nowhere near 3x (DR, N = 1: 710 vs 1,168
+  on ImageSegments, 434 vs 552 on digits; the shared machine's load moved these by up to 2x
+  between two runs of this script, e.g. N = 5 timing faster than N = 1): the per-round cost is
+  Python overhead (dict-to-vector conversions, river's StandardScaler, two sort-based simplex
+  projections, the DR model's feature loop), not arithmetic.
 * **Boosting under bandit feedback.** With the paper's gamma < 1 and eta_i = min(2/i, 1), N >= 5
   collapses to random play: the 1/gamma rescaling puts x^1, ..., x^{N-1} outside K, so every copy
   but the first is trained on the extension's pull back to K, which dominates the O(1) bandit
@@ -267,8 +269,8 @@ What the evaluation table says:
   on digits; 0.639 vs 0.653 on LinearBandit), and N = 10 a little lower. So the target "N >= 5
   beats N = 1 on at least one data set" is met on ImageSegments only nominally, within noise: for
   a linear loss the extension's gradient at points of K away from its boundary is the same
-  (tangential) cost vector at every x^{i-1}, so the copies learn nearly the same policy and their convex combination adds little; the
-  amplification (gamma < 1) that could make the mixture sharper than any copy is exactly what
+  (tangential) cost vector at every x^{i-1}, so the copies learn nearly the same policy and
+  their convex combination adds little; the amplification (gamma < 1) that could make the mixture sharper than any copy is exactly what
   triggers the pull back.
 """
 
