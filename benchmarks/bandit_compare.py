@@ -270,8 +270,8 @@ What the evaluation table says:
   beats N = 1 on at least one data set" is met on ImageSegments only nominally, within noise: for
   a linear loss the extension's gradient at points of K away from its boundary is the same
   (tangential) cost vector at every x^{i-1}, so the copies learn nearly the same policy and
-  their convex combination adds little; the amplification (gamma < 1) that could make the mixture sharper than any copy is exactly what
-  triggers the pull back.
+  their convex combination adds little; the amplification (gamma < 1) that could make the
+  mixture sharper than any copy is exactly what triggers the pull back.
 """
 
 if __name__ == "__main__":
