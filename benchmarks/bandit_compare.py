@@ -264,8 +264,9 @@ What the evaluation table says:
   0.841): 0.17 short on ImageSegments, 0.07 on digits. Its decisions per second are at or below
   LinUCB's, nowhere near 3x (DR, N = 1: 710 vs 1,116 on ImageSegments, 434 vs 527 on digits;
   the shared machine's load moved these by up to 2x between two runs of this script, e.g. N = 5
-  timing faster than N = 1): the per-round cost is Python overhead (dict-to-vector conversions, river's StandardScaler, two sort-based simplex
-  projections, the DR model's feature loop), not arithmetic.
+  timing faster than N = 1): the per-round cost is Python overhead (dict-to-vector conversions,
+  river's StandardScaler, two sort-based simplex projections, the DR model's feature loop), not
+  arithmetic.
 * **Boosting under bandit feedback.** With the paper's gamma < 1 and eta_i = min(2/i, 1), N >= 5
   collapses to random play: the 1/gamma rescaling puts x^1, ..., x^{N-1} outside K, so every copy
   but the first is trained on the extension's pull back to K, which dominates the O(1) bandit
