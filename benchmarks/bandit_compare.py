@@ -236,6 +236,7 @@ Configurations were chosen on seeds 100 and 101 (ImageSegments and digits) from 
 sweeps over delta in {0.03, 0.1, 0.3, 1, theory}, the learner's lr in {0.01, 0.02, 0.05},
 estimator, N, gamma, eta_i and kappa; LinUCB's (alpha, beta) per data set on seed 100 (see
 `LINUCB`: (100, 100) on ImageSegments, (100, 20) on digits, (1, 5) untuned on LinearBandit).
+The LinUCB row was re-measured after that tuning (`--only`), in a separate run from the others.
 Tuning-seed means (ImageSegments / digits) of the boosting variants, all DR with delta = 0.1:
 
 | variant (tuning seeds) | ImageSegments | digits |
