@@ -37,8 +37,7 @@ def write_section(topic: str, markdown: str) -> Path:
     RESULTS.mkdir(parents=True, exist_ok=True)
     path = RESULTS / f"{topic}.md"
     path.write_text(markdown.rstrip() + "\n")
-    sections = [p.read_text() for p in sorted(RESULTS.glob("*.md"))]
-    (ROOT / "BENCHMARKS.md").write_text(HEADER + "\n" + "\n".join(sections))
+    rebuild()
     return path
 
 
@@ -51,3 +50,13 @@ def median_time(fn, repeat: int = 5, number: int = 1) -> float:
             fn()
         times.append((time.perf_counter() - start) / number)
     return float(np.median(times))
+
+
+def rebuild() -> None:
+    """Rebuild BENCHMARKS.md from the section files (after a merge, say)."""
+    sections = [p.read_text() for p in sorted(RESULTS.glob("*.md"))]
+    (ROOT / "BENCHMARKS.md").write_text(HEADER + "\n" + "\n".join(sections))
+
+
+if __name__ == "__main__":
+    rebuild()

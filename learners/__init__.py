@@ -2,7 +2,34 @@
 
 from __future__ import annotations
 
+from .linear_ogd import LinearOGD, LinearOGDStack
+from .mlp import MLPStack, TinyMLP
+from .refit import RefitRegressor, RefitStack
+from .recipes import paper_weak_learners
+from .reduction import RegressorOCO, RegressorOCOStack
+from .ridge import OnlineRidge, RidgeStack
+from .stump import OnlineStump, StumpStack, warmup_thresholds
 from .small_tree import SmallTree
+from .softmax_policy import SoftmaxPolicy, SoftmaxPolicyStack
 from .weighted_stump import WeightedStump
 
-__all__ = ["SmallTree", "WeightedStump"]
+__all__ = [
+    "LinearOGD",
+    "LinearOGDStack",
+    "MLPStack",
+    "OnlineRidge",
+    "OnlineStump",
+    "RefitRegressor",
+    "RefitStack",
+    "RegressorOCO",
+    "RegressorOCOStack",
+    "RidgeStack",
+    "SmallTree",
+    "StumpStack",
+    "TinyMLP",
+    "SoftmaxPolicy",
+    "SoftmaxPolicyStack",
+    "WeightedStump",
+    "paper_weak_learners",
+    "warmup_thresholds",
+]

@@ -2,4 +2,26 @@
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .classification_bandit import ClassificationBandit
+from .linear_bandit import LinearBandit
+from .regression_data import (
+    default_data_dir,
+    load_boston,
+    load_california,
+    load_dataset,
+    load_diabetes,
+    scale_target,
+)
+from .stump_mixture import StumpMixture
+
+__all__ = [
+    "ClassificationBandit",
+    "LinearBandit",
+    "StumpMixture",
+    "default_data_dir",
+    "load_boston",
+    "load_california",
+    "load_dataset",
+    "load_diabetes",
+    "scale_target",
+]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from . import gb_losses, offset_oracle, secboost_losses
 from .adaboost import AdaBoostM1, WeakLearningWarning
 from .gradient_boosting import GradientTreeBoostingClassifier, GradientTreeBoostingRegressor
+from .maboost import MABoostClassifier
+from .maboost_presets import MadaBoostClassifier, SparseBoostClassifier
 from .secboost import SecBoostClassifier
 from .secboost_losses import ClippedLogisticLoss, LogisticLoss, SpringLoss
 
@@ -14,7 +16,10 @@ __all__: list[str] = [
     "GradientTreeBoostingClassifier",
     "GradientTreeBoostingRegressor",
     "LogisticLoss",
+    "MABoostClassifier",
+    "MadaBoostClassifier",
     "SecBoostClassifier",
+    "SparseBoostClassifier",
     "SpringLoss",
     "WeakLearningWarning",
     "gb_losses",

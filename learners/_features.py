@@ -1,0 +1,179 @@
+"""Feature dicts to dense vectors: a growing map from feature names to columns.
+
+Every online learner in `learners` keeps one `FeatureIndex`. Keys may appear over time; a key
+missing from a dict counts as 0. New keys met in one dict get columns in a canonical order
+(sorted), so two models fed the same dicts in a different key order build the same columns.
+Reading a dict never changes the index: `read` validates and returns the new keys, and the
+caller commits them with `add` only once the whole update is known to be valid.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+__all__ = ["FeatureIndex", "check_features", "check_stack", "check_targets"]
+
+
+def _sort_key(key):
+    return (type(key).__name__, repr(key)) if not isinstance(key, str) else ("str", key)
+
+
+class FeatureIndex:
+    """Columns for the feature names seen so far.
+
+    Examples
+    --------
+    >>> from learners._features import FeatureIndex
+    >>> index = FeatureIndex()
+    >>> vector, new = index.read({"b": 2.0, "a": 1.0})
+    >>> vector, new
+    (array([1., 2.]), ['a', 'b'])
+    >>> index.add(new)
+    >>> index.read({"b": 5.0, "c": 7.0})  # "a" missing -> 0, "c" new -> appended
+    (array([0., 5., 7.]), ['c'])
+    >>> index.read({"b": 5.0, "c": 7.0}, grow=False)  # unknown keys ignored
+    (array([0., 5.]), [])
+    """
+
+    def __init__(self):
+        self._columns: dict = {}
+        self._last = ((), np.zeros(0, dtype=np.intp))  # (keys, columns) of the last full read
+
+    def __len__(self) -> int:
+        return len(self._columns)
+
+    @property
+    def names(self) -> list:
+        """Feature names in column order."""
+        return list(self._columns)
+
+    def read(self, x: dict, name: str = "x", grow: bool = True) -> tuple[np.ndarray, list]:
+        """The dense vector of `x` over the known columns followed by its new keys (in
+        canonical order when `grow`, dropped otherwise), and the list of new keys.
+
+        Raises `ValueError` naming `name` when `x` is not a dict or a value is not a finite
+        number. Does not change the index.
+        """
+        if not isinstance(x, dict):
+            raise ValueError(f"{name} must be a dict of features, got {type(x).__name__}")
+        fast = self._read_known(x)
+        if fast is not None:
+            return fast, []
+        columns = self._columns
+        new = [k for k in x if k not in columns]
+        if new and grow:
+            new.sort(key=_sort_key)
+        n_known = len(columns)
+        new_columns = {k: n_known + i for i, k in enumerate(new)} if grow else {}
+        vector = np.zeros(n_known + len(new_columns))
+        for key, value in x.items():
+            col = columns.get(key)
+            if col is None:
+                if not grow:
+                    _check_value(key, value, name)
+                    continue
+                col = new_columns[key]
+            vector[col] = _check_value(key, value, name)
+        return vector, (new if grow else [])
+
+    def _read_known(self, x: dict):
+        """Hot path: every key known and every value a finite number, in one array pass."""
+        keys = tuple(x)
+        last_keys, idx = self._last
+        if keys != last_keys:
+            try:
+                idx = np.fromiter((self._columns[k] for k in keys), dtype=np.intp, count=len(keys))
+            except KeyError:
+                return None
+        try:
+            values = np.fromiter(x.values(), dtype=np.float64, count=len(keys))
+        except (TypeError, ValueError):
+            return None  # the slow path names the offending key
+        if not np.isfinite(values).all():
+            return None
+        self._last = (keys, idx)
+        vector = np.zeros(len(self._columns))
+        vector[idx] = values
+        return vector
+
+    def add(self, keys: list) -> None:
+        """Append columns for `keys` (as returned by `read`)."""
+        for key in keys:
+            self._columns[key] = len(self._columns)
+
+
+def _check_value(key, value, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        try:
+            value = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"{name}[{key!r}] must be a real number, got {value!r}"
+            ) from None
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{name}[{key!r}] must be finite, got {value!r}")
+    return value
+
+
+def check_targets(y, shape: tuple, name: str) -> np.ndarray:
+    """`y` as a float64 array of exactly `shape`, all finite, else `ValueError` naming `name`.
+
+    Examples
+    --------
+    >>> from learners._features import check_targets
+    >>> check_targets([1, 2], (2,), "Y")
+    array([1., 2.])
+    >>> check_targets([1.0, float("nan")], (2,), "Y")
+    Traceback (most recent call last):
+    ...
+    ValueError: Y must be finite (no NaN or inf)
+    """
+    try:
+        arr = np.asarray(y, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be numeric with shape {shape}, got {y!r}") from None
+    if arr.shape != tuple(shape):
+        if arr.size == int(np.prod(shape)) and arr.ndim <= 1 and len(shape) <= 1:
+            arr = arr.reshape(shape)
+        else:
+            raise ValueError(f"{name} must have shape {tuple(shape)}, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite (no NaN or inf)")
+    return arr
+
+
+def check_stack(n, seeds) -> list:
+    """Validate the arguments of a `stack(n, seeds)` call; return the seeds as a list.
+
+    Examples
+    --------
+    >>> from learners._features import check_stack
+    >>> check_stack(3, None), check_stack(2, [7, 8])
+    ([None, None, None], [7, 8])
+    """
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
+        raise ValueError(f"n must be an integer >= 1, got {n!r}")
+    if seeds is None:
+        return [None] * int(n)
+    seeds = list(seeds)
+    if len(seeds) != n:
+        raise ValueError(f"seeds must have length n = {n}, got {len(seeds)}")
+    return seeds
+
+
+def check_features(x, name: str = "x") -> None:
+    """`ValueError` naming `name` unless `x` is a dict of finite real numbers.
+
+    Examples
+    --------
+    >>> from learners._features import check_features
+    >>> check_features({"a": float("inf")})
+    Traceback (most recent call last):
+    ...
+    ValueError: x['a'] must be finite, got inf
+    """
+    FeatureIndex().read(x, name)

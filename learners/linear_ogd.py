@@ -1,0 +1,194 @@
+r"""Linear policies $c \mapsto \Pi_K(\Theta c + b)$ trained by projected online gradient descent."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+from river import base
+
+from onlineboost import sets
+
+from ._features import FeatureIndex, check_stack, check_targets
+
+__all__ = ["LinearOGD", "LinearOGDStack", "check_decision_set"]
+
+
+def check_decision_set(decision_set) -> sets.ConvexSet:
+    """The set itself, `Interval(-1, 1)` for `None`, else `ValueError` naming `decision_set`."""
+    if decision_set is None:
+        return sets.Interval(-1.0, 1.0)
+    if not isinstance(decision_set, sets.ConvexSet):
+        raise ValueError(
+            f"decision_set must be an onlineboost.sets.ConvexSet, got {decision_set!r}"
+        )
+    return decision_set
+
+
+class LinearOGDStack:
+    r"""$n$ copies of `LinearOGD` on one context stream, as arrays $\Theta$ `(n, dim, p)` and
+    $b$ `(n, dim)`; one array operation serves all copies.
+
+    Parameters
+    ----------
+    n
+        Number of copies.
+    decision_set
+        The convex set $K$.
+    lr, decay, bound
+        As in `LinearOGD`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from onlineboost import sets
+    >>> from learners import LinearOGDStack
+    >>> stack = LinearOGDStack(2, sets.Interval(-1.0, 1.0), lr=0.5)
+    >>> stack.learn({"c": 1.0}, np.array([[1.0], [-1.0]]))
+    >>> stack.predict({"c": 1.0})
+    array([[-1.],
+           [ 1.]])
+    """
+
+    def __init__(self, n: int, decision_set, lr: float = 0.1, decay: str = "sqrt",
+                 bound: float | None = None):
+        check_stack(n, None)
+        self.n = int(n)
+        self.decision_set = check_decision_set(decision_set)
+        self.lr = lr
+        self.decay = decay
+        self.bound = bound
+        K = self.decision_set
+        self._mu = np.asarray(K.centroid, dtype=np.float64)
+        self._tol = 1e-10 * max(1.0, K.diameter)  # below this Dist(z, K) is rounding noise
+        self._index = FeatureIndex()
+        self._theta = np.zeros((self.n, K.dim, 0))  # (n, dim, p)
+        self._b = np.tile(self._mu, (self.n, 1))  # (n, dim)
+        self._t = 0  # steps taken
+
+    def _raw(self, c: np.ndarray) -> np.ndarray:
+        return np.einsum("ndp,p->nd", self._theta, c) + self._b  # z = Theta c + b
+
+    def raw(self, x: dict) -> np.ndarray:
+        """The $n$ unprojected points $z_i = \\Theta_i c + b_i$, shape `(n, dim)`."""
+        c, _ = self._index.read(x, grow=False)
+        return self._raw(c)
+
+    def predict(self, x: dict) -> np.ndarray:
+        """The $n$ points $\\Pi_K(\\Theta_i c + b_i)$, shape `(n, dim)`."""
+        return self.decision_set._project(self.raw(x))  # raw(x) is finite by construction
+
+    def learn(self, x: dict, G) -> None:
+        """One projected gradient step per copy on the linear loss $a \\mapsto \\langle g_i,
+        a\\rangle$; row $i$ of `G` (shape `(n, dim)`) is $g_i$."""
+        c, new = self._index.read(x)
+        G = check_targets(G, (self.n, self.decision_set.dim), "g")
+        if new:
+            self._index.add(new)
+            pad = np.zeros((self.n, self.decision_set.dim, len(new)))
+            self._theta = np.concatenate([self._theta, pad], axis=2)
+        z = self._raw(c)
+        d = z - self.decision_set._project(z)
+        dist = np.linalg.norm(d, axis=1, keepdims=True)
+        # gradient in z of the convex surrogate <g, z> + |g| Dist(z, K): equal to the loss on K,
+        # an upper bound of <g, Pi_K z> outside it (the kappa = G extension of [^1], Def. 4)
+        outward = np.where(dist > self._tol, d / np.maximum(dist, self._tol), 0.0)
+        grad_z = G + np.linalg.norm(G, axis=1, keepdims=True) * outward
+        self._t += 1
+        eta_t = self.lr / math.sqrt(self._t) if self.decay == "sqrt" else self.lr
+        self._theta -= eta_t * grad_z[:, :, None] * c[None, None, :]
+        self._b -= eta_t * grad_z
+        if self.bound is not None:  # project onto the box |Theta_jk| <= B, |b_j - mu_j| <= B
+            np.clip(self._theta, -self.bound, self.bound, out=self._theta)
+            self._b = np.clip(self._b, self._mu - self.bound, self._mu + self.bound)
+
+
+class LinearOGD(base.Estimator):
+    r"""Weak OCO learner: a linear policy $c \mapsto \Pi_K(\Theta c + b)$, projected OGD.
+
+    Given the linear loss $a \mapsto \langle g_t, a\rangle$ of round $t$, it takes a gradient
+    step on the convex surrogate
+    $$\tilde\ell_t(\Theta, b) = \langle g_t, z_t\rangle + \|g_t\|\operatorname{Dist}(z_t, K),
+    \qquad z_t = \Theta c_t + b,$$
+    which equals the loss wherever $z_t \in K$ and bounds the loss of the played point
+    $\Pi_K(z_t)$ from above (the linear part is 1-Lipschitz times $\|g_t\|$), so the regret of
+    OGD on $\tilde\ell$ bounds the regret against every linear policy that maps the contexts
+    into $K$:
+    $$\Theta \leftarrow \Theta - \eta_t \nabla_z\tilde\ell_t\, c_t^\top, \quad
+    b \leftarrow b - \eta_t \nabla_z\tilde\ell_t, \quad \eta_t = \text{lr}/\sqrt{t}.$$
+    `lr` is the base step size; `decay="constant"` uses $\eta_t = \text{lr}$. It starts at
+    $\Theta = 0$, $b = $ the centroid of $K$. Unseen context features count as 0.
+
+    Parameters
+    ----------
+    decision_set
+        The convex set $K$ (`onlineboost.sets`); `None` means `Interval(-1, 1)`.
+    lr
+        Base step size $\text{lr} > 0$.
+    decay
+        `"sqrt"` ($\eta_t = \text{lr}/\sqrt{t}$, for sublinear regret with unknown horizon) or
+        `"constant"`.
+    bound
+        If set, every entry of $\Theta$ and of $b - \mu$ is clipped to $[-B, B]$ after every
+        step (the Euclidean projection onto a box: the bounded domain of OGD's regret bound);
+        `None` leaves the parameters free.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from onlineboost import sets
+    >>> from learners import LinearOGD
+    >>> rng = np.random.default_rng(0)
+    >>> learner = LinearOGD(sets.Interval(-1.0, 1.0), lr=0.5)
+    >>> for _ in range(500):  # the loss favours a = +1 when c > 0.5 and a = -1 otherwise
+    ...     c = float(rng.random())
+    ...     learner.learn_one({"c": c}, np.array([0.5 - c]))
+    >>> learner.predict_one({"c": 0.9}), learner.predict_one({"c": 0.1})
+    (array([1.]), array([-1.]))
+
+    References
+    ----------
+    [^1]: Hazan, E. and Singh, K., 2021. Boosting for Online Convex Optimization. ICML.
+        arXiv:2102.09305v1.
+    """
+
+    def __init__(self, decision_set: sets.ConvexSet | None = None, lr: float = 0.1,
+                 decay: str = "sqrt", bound: float | None = None):
+        check_decision_set(decision_set)
+        if isinstance(lr, bool) or not isinstance(lr, numbers.Real) or not (
+            math.isfinite(lr) and lr > 0
+        ):
+            raise ValueError(f"lr must be a finite number > 0, got {lr!r}")
+        if decay not in ("sqrt", "constant"):
+            raise ValueError(f"decay must be 'sqrt' or 'constant', got {decay!r}")
+        if bound is not None and (
+            isinstance(bound, bool) or not isinstance(bound, numbers.Real)
+            or not (math.isfinite(bound) and bound > 0)
+        ):
+            raise ValueError(f"bound must be None or a finite number > 0, got {bound!r}")
+        self.decision_set = decision_set
+        self.lr = lr
+        self.decay = decay
+        self.bound = bound
+        self._stack = self.stack(1)
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"decision_set": sets.Simplex(3), "lr": 0.5, "decay": "constant", "bound": 2.0}
+
+    def stack(self, n: int, seeds: list | None = None) -> LinearOGDStack:
+        """$n$ fresh copies as one `LinearOGDStack` (`seeds` ignored: not random)."""
+        check_stack(n, seeds)
+        return LinearOGDStack(n, self.decision_set, float(self.lr), self.decay,
+                              None if self.bound is None else float(self.bound))
+
+    def predict_one(self, x: dict) -> np.ndarray:
+        """The point $\\Pi_K(\\Theta c + b)$ of $K$, shape `(dim,)`."""
+        return self._stack.predict(x)[0]
+
+    def learn_one(self, x: dict, g) -> None:
+        """One step on the linear loss $a \\mapsto \\langle g, a\\rangle$, `g` of shape
+        `(dim,)`."""
+        self._stack.learn(x, check_targets(g, (self._stack.decision_set.dim,), "g")[None, :])

@@ -1,0 +1,164 @@
+"""The extension operator: exact against a brute-force Moreau envelope, and Lemmas 3 and 5."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy import optimize
+
+from onlineboost import losses, sets
+from onlineboost.extension import Extension, prox_distance
+
+LOSSES = [
+    losses.Squared(), losses.Absolute(), losses.Huber(0.5), losses.Logistic(), losses.Hinge(),
+    losses.Linear(),
+]
+SETS = [
+    sets.Interval(-1.0, 1.0), sets.Box([0.0, -1.0], [1.0, 2.0]), sets.Ball([0.5, 0.0, -0.5], 1.5),
+    sets.Simplex(3), sets.CappedSimplex(4, 0.4),
+]
+
+
+def make_y(loss, K, rng):
+    if isinstance(loss, losses.Linear):
+        return rng.normal(size=K.dim)
+    if isinstance(loss, (losses.Logistic, losses.Hinge)):
+        return float(rng.choice([-1.0, 1.0]))
+    return float(rng.uniform(-1.5, 1.5))
+
+
+def brute_force_envelope(ext, x, y):
+    """min_p f(p) + kappa Dist(p, K) + |x - p|^2 / (2 delta), by scipy from several starts."""
+    K = ext.decision_set
+
+    def objective(p):
+        return (float(ext.loss.value(p, y)) + ext.kappa * float(K.distance(p))
+                + np.sum((x - p) ** 2) / (2 * ext.delta))
+
+    if K.dim == 1:
+        lo, hi = x[0] - 50, x[0] + 50
+        res = optimize.minimize_scalar(lambda s: objective(np.array([s])), bounds=(lo, hi),
+                                       method="bounded", options={"xatol": 1e-12})
+        return res.fun
+    best = np.inf
+    for start in (x, K.project(x)):
+        res = optimize.minimize(objective, start, method="Powell",
+                                options={"xtol": 1e-10, "ftol": 1e-14, "maxfev": 40_000})
+        res = optimize.minimize(objective, res.x, method="Nelder-Mead",
+                                options={"xatol": 1e-10, "fatol": 1e-14, "maxfev": 40_000})
+        best = min(best, res.fun)
+    return best
+
+
+@pytest.mark.parametrize("loss, K", list(itertools.product(LOSSES, SETS)), ids=repr)
+def test_value_equals_brute_force_moreau_envelope(loss, K):
+    rng = np.random.default_rng(0)
+    ext = Extension(loss, K, delta=rng.uniform(0.2, 1.0), kappa=rng.uniform(0.5, 3.0))
+    for _ in range(4):
+        x = K.centroid + rng.normal(scale=2.0, size=K.dim)
+        y = make_y(loss, K, rng)
+        ours = float(ext.value(x, y))
+        brute = brute_force_envelope(ext, x, y)
+        assert ours <= brute + 1e-7  # ours is the minimum: never above any feasible value ...
+        assert ours == pytest.approx(brute, abs=1e-5)  # ... and the oracle finds it too
+
+
+@pytest.mark.parametrize("loss, K", list(itertools.product(LOSSES, SETS)), ids=repr)
+def test_gradient_matches_finite_differences(loss, K):
+    rng = np.random.default_rng(1)
+    ext = Extension(loss, K, delta=0.5, kappa=2.0, tol=1e-12)
+    h = 1e-6
+    for _ in range(4):
+        x = K.centroid + rng.normal(scale=3.0, size=K.dim)
+        y = make_y(loss, K, rng)
+        steps = x + h * np.eye(K.dim)
+        fd = (ext.value(steps, y) - ext.value(x - h * np.eye(K.dim), y)) / (2 * h)
+        np.testing.assert_allclose(ext.gradient(x, y), fd, atol=1e-5)
+
+
+@pytest.mark.parametrize("loss, K", list(itertools.product(LOSSES, SETS)), ids=repr)
+def test_lemma_5_and_smoothness(loss, K):
+    """Lemma 5: |f^ - f| <= delta G^2 / 2 on K, f^(P x) <= f^(x) + G^2 delta everywhere;
+    Lemma 3: the gradient of f^ is (1 / delta)-Lipschitz."""
+    rng = np.random.default_rng(2)
+    for delta in (0.05, 0.5, 2.0):
+        y = make_y(loss, K, rng)
+        G = loss.lipschitz(K, y)
+        ext = Extension(loss, K, delta=delta, kappa=G)
+        inside = K.sample(100, rng)
+        gap = np.abs(ext.value(inside, y) - loss.value(inside, y))
+        assert np.all(gap <= delta * G**2 / 2 + 1e-9)
+        for scale in (0.5, 3.0, 1e3):  # far outside K too: BoOCO evaluates at x / gamma
+            x = K.centroid + rng.normal(scale=scale, size=(100, K.dim))
+            assert np.all(ext.value(K.project(x), y) <= ext.value(x, y) + G**2 * delta + 1e-9)
+            x2 = x + rng.normal(scale=0.1 * scale, size=x.shape)
+            dg = np.linalg.norm(ext.gradient(x, y) - ext.gradient(x2, y), axis=-1)
+            assert np.all(dg <= np.linalg.norm(x - x2, axis=-1) / delta * (1 + 1e-6) + 1e-9)
+
+
+def test_extension_agrees_with_loss_deep_inside_k_for_smooth_losses():
+    # f^ -> f pointwise as delta -> 0 (Lemma 3.2), here for the squared loss on an interval.
+    K, loss = sets.Interval(-1.0, 1.0), losses.Squared()
+    x = np.linspace(-0.9, 0.9, 19)[:, None]
+    for delta in (1e-2, 1e-4):
+        ext = Extension(loss, K, delta=delta, kappa=loss.lipschitz(K, 0.3))
+        np.testing.assert_allclose(ext.value(x, 0.3), loss.value(x, 0.3), atol=delta * 2)
+
+
+def test_closed_forms_agree_with_the_iterative_paths():
+    """The Squared and Linear closed forms equal what the generic solvers compute."""
+    rng = np.random.default_rng(3)
+
+    class GenericSquared(losses.Squared):  # same loss, routed through bisection / ADMM
+        pass
+
+    GenericSquared.slope_bound = 1e3  # a bound valid for |p - y| <= 1e3 (our points are close)
+
+    for K in SETS:
+        ext = Extension(losses.Squared(), K, delta=0.3, kappa=1.7)
+        generic = Extension(GenericSquared(), K, delta=0.3, kappa=1.7, tol=1e-13)
+        generic.prox = lambda x, y, g=generic: (
+            g._bisect(K._points(x)[0], np.float64(y)) if K.dim == 1
+            else g._admm(K._points(x)[0], np.float64(y))
+        )
+        x = K.centroid + rng.normal(scale=2.0, size=(20, K.dim))
+        np.testing.assert_allclose(ext.prox(x, 0.4), generic.prox(x, 0.4), atol=1e-8)
+
+
+def test_prox_distance_is_the_prox():
+    rng = np.random.default_rng(4)
+    K = sets.Ball([0.0, 0.0], 1.0)
+    for _ in range(20):
+        z, lam = rng.normal(scale=3, size=2), rng.uniform(0.1, 2.0)
+        p = prox_distance(z, K, lam)
+        res = optimize.minimize(lambda q: lam * K.distance(q) + 0.5 * np.sum((q - z) ** 2), z,
+                                method="Nelder-Mead", options={"xatol": 1e-10, "fatol": 1e-14})
+        np.testing.assert_allclose(p, res.x, atol=1e-5)
+
+
+@pytest.mark.parametrize("bad", [[np.nan], [np.inf], [0.0, 0.0]])
+def test_bad_points_raise(bad):
+    ext = Extension(losses.Squared(), sets.Interval(-1, 1), delta=1.0, kappa=1.0)
+    with pytest.raises(ValueError, match="x"):
+        ext.gradient(bad, 0.0)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [({"delta": 0.0}, "delta"), ({"delta": np.nan}, "delta"), ({"kappa": -1.0}, "kappa")],
+)
+def test_invalid_parameters_raise(kwargs, match):
+    params = {"delta": 1.0, "kappa": 1.0, **kwargs}
+    with pytest.raises(ValueError, match=match):
+        Extension(losses.Squared(), sets.Interval(-1, 1), **params)
+
+
+def test_bad_labels_and_targets_raise():
+    ext = Extension(losses.Logistic(), sets.Interval(-1, 1), delta=1.0, kappa=1.0)
+    with pytest.raises(ValueError, match="y"):
+        ext.gradient([0.0], 0.5)
+    ext = Extension(losses.Squared(), sets.Interval(-1, 1), delta=1.0, kappa=1.0)
+    with pytest.raises(ValueError, match="y"):
+        ext.gradient([0.0], np.nan)

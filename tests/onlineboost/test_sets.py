@@ -1,0 +1,153 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import optimize
+
+from onlineboost import sets
+
+DIMS = [1, 2, 5, 20]
+
+
+def make_sets(d, rng):
+    lo = rng.normal(size=d)
+    yield sets.Box(lo, lo + rng.uniform(0.1, 3.0, size=d))
+    yield sets.Ball(rng.normal(size=d), rng.uniform(0.5, 2.0))
+    yield sets.Simplex(d)
+    if d >= 2:
+        yield sets.CappedSimplex(d, cap=rng.uniform(1.0 / d, 1.0))
+        yield sets.CappedSimplex(d, cap=1.0 / d)  # a single point: the uniform vector
+    if d == 1:
+        yield sets.Interval(-1.0, 2.0)
+
+
+def all_sets():
+    rng = np.random.default_rng(0)
+    return [K for d in DIMS for K in make_sets(d, rng)]
+
+
+@pytest.fixture(params=all_sets(), ids=repr)
+def K(request):
+    return request.param
+
+
+@pytest.mark.parametrize("scale", [1e-9, 1.0, 1e3, 1e9])
+def test_projection_lands_in_K_and_is_idempotent(K, scale):
+    rng = np.random.default_rng(1)
+    x = K.centroid + scale * rng.normal(size=(500, K.dim))
+    p = K.project(x)
+    assert p.shape == x.shape
+    assert np.all(K.contains(p, atol=1e-9))
+    np.testing.assert_allclose(K.project(p), p, atol=1e-9 * max(1.0, K.diameter))
+
+
+def test_projection_is_non_expansive(K):
+    rng = np.random.default_rng(2)
+    x, y = rng.normal(scale=3, size=(2, 1000, K.dim)) + K.centroid
+    lhs = np.linalg.norm(K.project(x) - K.project(y), axis=-1)
+    assert np.all(lhs <= np.linalg.norm(x - y, axis=-1) + 1e-10)
+
+
+def test_variational_inequality(K):
+    """<x - P(x), k - P(x)> <= 0 for every k in K: P(x) is the optimal point."""
+    rng = np.random.default_rng(3)
+    x = K.centroid + rng.normal(scale=5, size=(200, K.dim))
+    p = K.project(x)
+    k = K.sample(300, rng)
+    inner = np.einsum("nd,mnd->mn", x - p, k[:, None, :] - p[None, :, :])
+    assert inner.max() <= 1e-9 * max(1.0, np.abs(x).max()) ** 2
+
+
+def _scipy_projection(K, x):
+    d = K.dim
+    cons = []
+    bounds = None
+    if isinstance(K, sets.Box):
+        bounds = list(zip(K._lo, K._hi))
+    elif isinstance(K, sets.Ball):
+        cons = [{"type": "ineq", "fun": lambda p: K.radius**2 - np.sum((p - K._center) ** 2)}]
+    else:  # (capped) simplex
+        bounds = [(0.0, min(K.cap, 1.0))] * d
+        cons = [{"type": "eq", "fun": lambda p: p.sum() - 1.0}]
+    res = optimize.minimize(
+        lambda p: 0.5 * np.sum((p - x) ** 2), K.centroid, jac=lambda p: p - x,
+        bounds=bounds, constraints=cons, method="SLSQP", options={"ftol": 1e-14, "maxiter": 500},
+    )
+    return res.x
+
+
+def test_projection_agrees_with_scipy(K):
+    rng = np.random.default_rng(4)
+    for _ in range(5):
+        x = K.centroid + rng.normal(scale=2, size=K.dim)
+        p = K.project(x)
+        q = _scipy_projection(K, x)
+        # ours is optimal, so it is never farther than scipy's (which may step 1e-8 outside K)
+        assert np.sum((p - x) ** 2) <= np.sum((q - x) ** 2) + 1e-6
+        np.testing.assert_allclose(p, q, atol=1e-5)
+
+
+def test_ties_and_single_points():
+    # all-equal input: the projection onto the simplex is the uniform vector
+    np.testing.assert_allclose(sets.projection_simplex(np.full(7, 3.3)), np.full(7, 1 / 7))
+    np.testing.assert_allclose(
+        sets.projection_capped_simplex(np.array([5.0, 5.0, 5.0, 0.0]), cap=0.4), np.r_[[1 / 3] * 3, 0]
+    )
+    np.testing.assert_allclose(
+        sets.projection_capped_simplex(np.array([5.0, 5.0, 5.0, 0.0]), cap=0.3), [0.3, 0.3, 0.3, 0.1]
+    )
+    # a scalar on an interval stays a scalar
+    assert sets.Interval(0, 1).project(2.0).shape == ()
+
+
+def test_distance_matches_projection(K):
+    rng = np.random.default_rng(5)
+    x = rng.normal(scale=4, size=(50, K.dim))
+    np.testing.assert_allclose(K.distance(x), np.linalg.norm(x - K.project(x), axis=-1))
+    assert np.all(K.distance(K.sample(50, rng)) <= 1e-9)
+
+
+def test_diameter_and_centroid(K):
+    rng = np.random.default_rng(6)
+    pts = K.sample(600, rng)
+    assert np.all(K.contains(pts))
+    spread = np.linalg.norm(pts[:, None] - pts[None], axis=-1).max()
+    assert spread <= K.diameter + 1e-9
+    np.testing.assert_allclose(pts.mean(0), K.centroid, atol=0.1 * max(K.diameter, 1e-3))
+
+
+def test_capped_simplex_diameter_brute_force():
+    import itertools
+
+    for d, cap in [(3, 0.4), (4, 0.3), (5, 0.25), (5, 0.5), (4, 1.0)]:
+        K = sets.CappedSimplex(d, cap)
+        v = K._vertex()
+        verts = {p for p in itertools.permutations(v)}
+        brute = max(np.linalg.norm(np.subtract(a, b)) for a in verts for b in verts)
+        assert K.diameter == pytest.approx(brute)
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: sets.Interval(1.0, 0.0), "lo"),
+        (lambda: sets.Interval(float("nan"), 0.0), "lo"),
+        (lambda: sets.Box([0.0, 0.0], [1.0]), "lo and hi"),
+        (lambda: sets.Ball([0.0], 0.0), "radius"),
+        (lambda: sets.Ball([0.0], -1.0), "radius"),
+        (lambda: sets.Simplex(0), "d"),
+        (lambda: sets.CappedSimplex(4, 0.2), "cap"),
+    ],
+)
+def test_invalid_sets_raise(make, match):
+    with pytest.raises(ValueError, match=match):
+        make()
+
+
+@pytest.mark.parametrize("bad", [[np.nan, 0.0], [np.inf, 0.0], [0.0, 0.0, 0.0]])
+def test_bad_points_raise(bad):
+    K = sets.Box([0.0, 0.0], [1.0, 1.0])
+    with pytest.raises(ValueError, match="x"):
+        K.project(bad)
+    with pytest.raises(ValueError, match="x"):
+        K.distance(bad)

@@ -1,0 +1,224 @@
+"""`onlineboost run`: prequential answers equal a hand-written river loop, rejects never touch
+the model, answers leave before the model learns (on a live pipe), configs, bandits, refusals."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from onlineboost import checkpoint, cli, records, runconfig
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _env():
+    return {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def _stream(n=120, seed=0, bad=()):
+    """CSV text of a seeded regression stream; the lines in `bad` (1-based record indices) are
+    replaced by malformed records. Returns (text, clean rows)."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    y = np.tanh(X[:, 0] - 0.5 * X[:, 1] * X[:, 2])
+    lines, rows = ["a,b,c,y"], []
+    broken = ["1.0,oops,2.0,0.5", "1.0,2.0,0.5", "nan,1,1,0.1", "1,1,1,inf", "1,1,1,",
+              '1,"2,3', "\x00,1,1,1"]
+    for i in range(n):
+        if i + 1 in bad:
+            lines.append(broken[i % len(broken)])
+        else:
+            lines.append(",".join(repr(float(v)) for v in (*X[i], y[i])))
+            rows.append((dict(zip("abc", map(float, X[i]))), float(y[i])))
+    return "\n".join(lines) + "\n", rows
+
+
+def _answers(path):
+    with open(path) as f:
+        return [line.rstrip("\n").split(",") for line in f]
+
+
+def test_answers_equal_a_prequential_river_loop(tmp_path):
+    text, rows = _stream()
+    (tmp_path / "in.csv").write_text(text)
+    argv = ["run", str(tmp_path / "in.csv"), "--target", "y", "--learner", "ridge", "-N", "4",
+            "--gamma", "0.5", "--step-size", "0.5", "--seed", "3", "--scale",
+            "-o", str(tmp_path / "out.csv"), "--report-every", "0"]
+    assert cli.main(argv) == 0
+    got = _answers(tmp_path / "out.csv")
+    model = runconfig.build_model(runconfig.resolve(
+        target="y", learner="ridge", n_learners=4, gamma=0.5, step_size=0.5, seed=3, scale=True))
+    expected = []
+    for x, y in rows:  # the oracle: predict, then learn, in river
+        expected.append(model.predict_one(x))
+        model.learn_one(x, y)
+    assert [int(r[0]) for r in got] == list(range(2, len(rows) + 2))
+    assert [float(r[1]) for r in got] == expected  # exact: repr round-trips floats
+    assert np.std(expected) > 0.1  # it did learn something
+
+
+def test_rejects_are_reported_and_never_touch_the_model(tmp_path):
+    bad = {5, 17, 18, 40, 77, 90, 101}
+    text, _ = _stream(bad=bad)
+    clean = "\n".join(line for i, line in enumerate(text.splitlines()) if i not in bad) + "\n"
+    (tmp_path / "dirty.csv").write_text(text)
+    (tmp_path / "clean.csv").write_text(clean)
+    common = ["--target", "y", "--learner", "linear-ogd", "-N", "3", "--report-every", "0"]
+    assert cli.main(["run", str(tmp_path / "dirty.csv"), "-o", str(tmp_path / "d.out"),
+                     "--rejects", str(tmp_path / "rej.jsonl"), *common]) == 0
+    assert cli.main(["run", str(tmp_path / "clean.csv"), "-o", str(tmp_path / "c.out"),
+                     *common]) == 0
+    rejects = [json.loads(line) for line in open(tmp_path / "rej.jsonl")]
+    assert [r["line"] for r in rejects] == sorted(b + 1 for b in bad)  # + 1: the header
+    assert all(r["reason"] for r in rejects)
+    dirty, cleaned = _answers(tmp_path / "d.out"), _answers(tmp_path / "c.out")
+    assert [a[1] for a in dirty] == [a[1] for a in cleaned]  # same answers, same model
+    assert {int(a[0]) for a in dirty}.isdisjoint(r["line"] for r in rejects)
+
+
+def test_strict_stops_with_a_clear_error(tmp_path, capsys):
+    text, _ = _stream(n=20, bad={7})
+    (tmp_path / "in.csv").write_text(text)
+    code = cli.main(["run", str(tmp_path / "in.csv"), "--target", "y", "--strict",
+                     "-o", str(tmp_path / "out.csv")])
+    assert code == 2
+    assert "line 8:" in capsys.readouterr().err
+    assert len(_answers(tmp_path / "out.csv")) == 6  # records 1..6 were answered
+
+
+def test_answer_leaves_before_the_next_record_arrives():
+    """On a live pipe, the answer to record t is readable while record t+1 is not yet sent."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "onlineboost.cli", "run", "--format", "jsonl", "--target", "y",
+         "--learner", "ridge", "--report-every", "0"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
+    try:
+        for t in range(3):
+            proc.stdin.write(json.dumps({"x": t / 3, "y": t / 6}).encode() + b"\n")
+            proc.stdin.flush()
+            ready, _, _ = select.select([proc.stdout], [], [], 30)
+            assert ready, f"no answer to record {t + 1} while the stream stays open"
+            assert proc.stdout.readline().decode().startswith(f"{t + 1},")
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+        assert b"done: records=3" in proc.stderr.read()
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_toml_config_jsonl_classification(tmp_path):
+    rng = np.random.default_rng(1)
+    with open(tmp_path / "in.jsonl", "w") as f:
+        for _ in range(300):
+            u, v = rng.normal(size=2)
+            f.write(json.dumps({"id": "r", "u": u, "v": v, "label": bool(u + v > 0)}) + "\n")
+    (tmp_path / "run.toml").write_text(
+        '[data]\ntarget = "label"\ntask = "classification"\nignore = ["id"]\n'
+        '[model]\nlearner = "linear-ogd"\nn_learners = 3\nseed = 0\n'
+        '[model.learner_params]\nlr = 0.5\n')
+    assert cli.main(["run", str(tmp_path / "in.jsonl"), "--config", str(tmp_path / "run.toml"),
+                     "-o", str(tmp_path / "out.csv"), "--report-every", "0"]) == 0
+    answers = _answers(tmp_path / "out.csv")
+    assert len(answers) == 300 and all(len(a) == 3 for a in answers)
+    labels = [r["label"] for r in map(json.loads, open(tmp_path / "in.jsonl"))]
+    accuracy = np.mean([int(a[1]) == int(lbl) for a, lbl in zip(answers[100:], labels[100:])])
+    assert accuracy > 0.9
+
+
+@pytest.mark.parametrize("name", ["epsilon-greedy", "linucb"])
+def test_bandit_policy_plugs_in(tmp_path, name):
+    """Any `pull`/`update` policy runs the bandit loop, contextual (LinUCB) or not; it sees only
+    the pulled arm's reward, and the answers are those of a hand-written river loop."""
+    from river import bandit
+
+    rng = np.random.default_rng(2)
+    rows = []
+    for _ in range(400):
+        c = float(rng.normal())
+        rows.append({"c": c, "a": float(rng.random() < (0.8 if c > 0 else 0.2)),
+                     "b": float(rng.random() < 0.5)})
+    with open(tmp_path / "in.jsonl", "w") as f:
+        f.writelines(json.dumps(r) + "\n" for r in rows)
+    assert cli.main(["run", str(tmp_path / "in.jsonl"), "--rewards", "a,b",
+                     "--policy", name, "--seed", "5", "-o", str(tmp_path / "arms"),
+                     "--report-every", "0"]) == 0
+    arms = [a[1] for a in _answers(tmp_path / "arms")]
+    contextual = name == "linucb"
+    policy = (bandit.LinUCBDisjoint(seed=5) if contextual
+              else bandit.EpsilonGreedy(epsilon=0.1, seed=5))
+    expected = []
+    for r in rows:
+        context = {"c": r["c"]}
+        arm = policy.pull(["a", "b"], context) if contextual else policy.pull(["a", "b"])
+        expected.append(arm)
+        if contextual:
+            policy.update(arm, context, r[arm])
+        else:
+            policy.update(arm, r[arm])
+    assert arms == expected
+    reward = np.mean([r[a] for r, a in zip(rows[200:], arms[200:])])
+    assert reward > (0.6 if contextual else 0.45)  # LinUCB uses the context: a when c > 0
+
+
+def test_corrupt_truncated_or_foreign_checkpoints_are_refused(tmp_path, capsys):
+    text, _ = _stream(n=30)
+    (tmp_path / "in.csv").write_text(text)
+    ck = str(tmp_path / "ck")
+    assert cli.main(["run", str(tmp_path / "in.csv"), "--target", "y", "-o",
+                     str(tmp_path / "out"), "--checkpoint", ck, "--report-every", "0"]) == 0
+    blob = open(ck, "rb").read()
+    for name, data in [("truncated", blob[:-7]), ("flipped", blob[:60] + bytes([blob[60] ^ 4])
+                                                  + blob[61:]), ("empty", b"")]:
+        with open(tmp_path / name, "wb") as f:
+            f.write(data)
+        assert cli.main(["run", "--resume", str(tmp_path / name)]) == 2
+        err = capsys.readouterr().err
+        assert "checkpoint" in err and ("truncated" in err or "corrupt" in err
+                                        or "not an onlineboost" in err), err
+        with pytest.raises(checkpoint.CheckpointError):
+            checkpoint.load(str(tmp_path / name))
+    # the right checkpoint on another stream: refused by the input's CRC
+    (tmp_path / "other.csv").write_text(_stream(n=30, seed=9)[0])
+    assert cli.main(["run", str(tmp_path / "other.csv"), "--resume", ck]) == 2
+    assert "not the same stream" in capsys.readouterr().err
+
+
+def test_huge_and_binary_lines_are_rejected_in_bounded_memory(tmp_path):
+    text, _ = _stream(n=10)
+    lines = text.splitlines()
+    lines[3] = "9" * 5_000_000  # 5 MB, five times the default bound
+    lines[5] = "\udcff"  # an invalid UTF-8 byte, via surrogateescape
+    (tmp_path / "in.csv").write_bytes(("\n".join(lines) + "\n").encode("utf-8", "surrogateescape"))
+    assert cli.main(["run", str(tmp_path / "in.csv"), "--target", "y", "-o",
+                     str(tmp_path / "out"), "--rejects", str(tmp_path / "rej"),
+                     "--max-line-bytes", "1000000", "--report-every", "0"]) == 0
+    reasons = {r["line"]: r["reason"] for r in map(json.loads, open(tmp_path / "rej"))}
+    assert set(reasons) == {4, 6}
+    assert "longer than" in reasons[4] and "utf-8" in reasons[6]
+    assert len(_answers(tmp_path / "out")) == 8
+
+
+def test_progress_reports(tmp_path, capsys):
+    text, _ = _stream(n=50)
+    (tmp_path / "in.csv").write_text(text)
+    assert cli.main(["run", str(tmp_path / "in.csv"), "--target", "y", "-o",
+                     str(tmp_path / "out"), "--report-every", "20"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert [line.split()[-6] for line in err] == ["records=20", "records=40", "records=50"]
+    assert err[-1].startswith("onlineboost run: done: ")
+    assert "MAE=" in err[-1] and "records_per_s=" in err[-1]
+
+
+def test_unknown_config_keys_are_named(tmp_path):
+    (tmp_path / "c.json").write_text(json.dumps({"model": {"n_lerners": 3}}))
+    with pytest.raises(ValueError, match="n_lerners"):
+        runconfig.load_config(str(tmp_path / "c.json"))
+    with pytest.raises(records.RecordError, match="lacks"):
+        records.RecordParser("csv", target="y").read_header(b"a,b\n")
