@@ -170,7 +170,11 @@ class ConvexSet(base.Base):
             raise ValueError(
                 f"{name} must have last axis of size {self.dim}, got shape {arr.shape}"
             )
-        if not np.all(np.isfinite(arr)):
+        # One reduction and no temporary: a finite sum means finite entries (a sum that
+        # overflows falls through to the exact check).
+        with np.errstate(over="ignore", invalid="ignore"):
+            total = np.add.reduce(arr, axis=None)
+        if not np.isfinite(total) and not np.isfinite(arr).all():
             raise ValueError(f"{name} must be finite (no NaN or inf)")
         return arr, scalar
 
