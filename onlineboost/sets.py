@@ -42,7 +42,7 @@ def projection_box(x: np.ndarray, lo, hi) -> np.ndarray:
     >>> sets.projection_box(np.array([-3.0, 0.5, 7.0]), -1.0, 1.0)
     array([-1. ,  0.5,  1. ])
     """
-    return np.clip(x, lo, hi)
+    return np.minimum(np.maximum(x, lo), hi)  # np.clip's wrapper costs more on small stacks
 
 
 def projection_l2_ball(x: np.ndarray, center=0.0, radius: float = 1.0) -> np.ndarray:
