@@ -38,18 +38,25 @@ DATASETS = {
 }
 
 _BASE = dict(gamma=0.5, exploration=0.005, baseline=0.5, delta=0.1)
-BOBLO = {  # name -> (SoftmaxPolicy lr, BoBLO parameters); chosen on seeds 100, 101
-    "BoBLO paper estimator, N=1": (0.02, dict(_BASE, n_learners=1, estimator="paper",
-                                              exploration=0.05, baseline=0.0)),
-    "BoBLO paper estimator, N=5": (0.02, dict(_BASE, n_learners=5, estimator="paper",
-                                              exploration=0.05, baseline=0.0)),
-    "BoBLO IPS, b=0.5, N=1": (0.02, dict(_BASE, n_learners=1, estimator="ips")),
-    "BoBLO DR, N=1": (0.02, dict(_BASE, n_learners=1, estimator="dr")),
-    "BoBLO DR, N=5, gamma=0.5, theory steps": (0.02, dict(_BASE, n_learners=5, estimator="dr")),
-    "BoBLO DR, N=5, gamma=1, eta_i=0.5": (0.05, dict(_BASE, n_learners=5, estimator="dr",
-                                                     gamma=1.0, step_size=0.5)),
-    "BoBLO DR, N=10, gamma=1, eta_i=0.3": (0.02, dict(_BASE, n_learners=10, estimator="dr",
-                                                      gamma=1.0, step_size=0.3)),
+_EG, _GRAD = {"lr": 0.02}, {"update": "gradient"}
+BOBLO = {  # name -> (SoftmaxPolicy parameters, BoBLO parameters); chosen on seeds 100, 101
+    "BoBLO paper estimator, N=1": (_EG, dict(_BASE, n_learners=1, estimator="paper",
+                                             exploration=0.05, baseline=0.0)),
+    "BoBLO paper estimator, N=5": (_EG, dict(_BASE, n_learners=5, estimator="paper",
+                                             exploration=0.05, baseline=0.0)),
+    "BoBLO DR, EG learner, N=1": (_EG, dict(_BASE, n_learners=1, estimator="dr")),
+    "BoBLO IPS, gradient learner lr 0.1, N=1": (dict(_GRAD, lr=0.1),
+                                                dict(_BASE, n_learners=1, estimator="ips")),
+    "BoBLO DR, gradient learner lr 0.2, delta 0.3, N=1": (
+        dict(_GRAD, lr=0.2), dict(_BASE, n_learners=1, estimator="dr", delta=0.3)),
+    "BoBLO DR, gradient learner, N=5, gamma=0.5, theory steps": (
+        dict(_GRAD, lr=0.1), dict(_BASE, n_learners=5, estimator="dr")),
+    "BoBLO IPS, gradient learner lr 0.2, N=5, gamma=1, eta_i=0.5": (
+        dict(_GRAD, lr=0.2), dict(_BASE, n_learners=5, estimator="ips", gamma=1.0,
+                                  step_size=0.5)),
+    "BoBLO DR, gradient learner lr 0.2, N=5, gamma=1, Frank-Wolfe steps": (
+        dict(_GRAD, lr=0.2), dict(_BASE, n_learners=5, estimator="dr", gamma=1.0,
+                                  step_size="frank-wolfe")),
 }
 
 
@@ -88,8 +95,8 @@ class VWPolicy:
 
 def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
     if name in BOBLO:
-        lr, params = BOBLO[name]
-        return BoBLO(SoftmaxPolicy(lr=lr), transformer=preprocessing.StandardScaler(),
+        learner, params = BOBLO[name]
+        return BoBLO(SoftmaxPolicy(**learner), transformer=preprocessing.StandardScaler(),
                      seed=seed, **params)
     if name.startswith("river LinUCBDisjoint"):
         alpha, beta = LINUCB[data_name]

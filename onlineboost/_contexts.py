@@ -74,21 +74,23 @@ class ContextVectors:
             out[idx] = v
             return out
         if idx is None:  # the usual stream: the same keys every round
-            self._count += 1.0
-            delta = v - self._mean
-            self._mean += delta / self._count
-            self._var += (delta * (v - self._mean) - self._var) / self._count
-            var, mean = self._var, self._mean
-        else:
-            count = self._count[idx] + 1.0
-            mean0 = self._mean[idx]
-            mean = mean0 + (v - mean0) / count
-            var = self._var[idx] + ((v - mean0) * (v - mean) - self._var[idx]) / count
-            self._count[idx], self._mean[idx], self._var[idx] = count, mean, var
+            count, mean, var = self._count, self._mean, self._var
+            count += 1.0
+            mean += (v - mean) / count  # (v - old mean) (v - new mean) = n/(n-1) (v - new mean)^2
+            dv = v - mean
+            var += (dv * dv * (count / np.maximum(count - 1.0, 1.0)) - var) / count
+            if var.min() > 0.0:
+                return dv / np.sqrt(var)
+            z = np.zeros(len(v))
+            np.divide(dv, np.sqrt(var), out=z, where=var > 0)
+            return z
+        count = self._count[idx] + 1.0
+        mean0 = self._mean[idx]
+        mean = mean0 + (v - mean0) / count
+        var = self._var[idx] + ((v - mean0) * (v - mean) - self._var[idx]) / count
+        self._count[idx], self._mean[idx], self._var[idx] = count, mean, var
         z = np.zeros(len(v))
         np.divide(v - mean, np.sqrt(var), out=z, where=var > 0)
-        if idx is None:
-            return z
         out = np.zeros(len(self._columns))
         out[idx] = z
         return out

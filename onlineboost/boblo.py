@@ -333,8 +333,7 @@ class BoBLO(bandit.base.ContextualPolicy):
             w = x_t if self._simplex else _projection_simplex_row(x_t)
             w = np.maximum(w, 0.0)
         # the arm's law, p_t = (1 - eta) x_t + eta / d, under either estimator
-        p = (1.0 - eta) * w + eta / d
-        p /= p.sum()
+        p = (1.0 - eta) * w + eta / d  # sums to 1 as w does
         self._arm_probabilities = p
         if self.estimator == "paper":
             if self._rng.random() < eta:  # b_t = 1: explore a uniform vertex e_{i_t}
@@ -426,7 +425,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                 raise ValueError(f"arm_ids: the bandit face needs decision_set = Simplex(k) with "
                                  f"k = {len(arms)} arms")
             self._arms, self._arm_index = arms, index
-        elif list(arm_ids) != self._arms:
+        elif (arm_ids if type(arm_ids) is list else list(arm_ids)) != self._arms:
             raise ValueError(f"arm_ids must be the arms of the first pull, {self._arms}")
         i, x_t = self._play(context)
         if i is None:  # x_t is a distribution over the arms: sample the arm from it
