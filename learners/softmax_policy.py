@@ -28,8 +28,18 @@ def _check_simplex(decision_set) -> sets.Simplex:
     return decision_set
 
 
+def _check_update(update):
+    if update not in ("exponentiated", "gradient"):
+        raise ValueError(f"update must be 'exponentiated' or 'gradient', got {update!r}")
+
+
 class SoftmaxPolicyStack:
     r"""$n$ copies of `SoftmaxPolicy` as arrays $\Theta$ `(n, k, p)` and $b$ `(n, k)`.
+
+    Besides the dict methods `predict`/`learn`, the vector methods `predict_vector`/
+    `learn_vector` take the context as a dense vector $c$ whose $j$-th entry is column $j$
+    (a longer vector adds columns, initialised at 0): the hot path of a caller that converts
+    each context once (`onlineboost.BoBLO`). Use one family or the other on a stack, not both.
 
     Parameters
     ----------
@@ -37,7 +47,7 @@ class SoftmaxPolicyStack:
         Number of copies.
     decision_set
         The simplex $\Delta_k$.
-    lr, decay
+    lr, decay, update
         As in `SoftmaxPolicy`.
 
     Examples
@@ -52,12 +62,16 @@ class SoftmaxPolicyStack:
            [0.75, 0.25]])
     """
 
-    def __init__(self, n: int, decision_set, lr: float = 0.1, decay: str = "constant"):
+    def __init__(self, n: int, decision_set, lr: float = 0.1, decay: str = "constant",
+                 update: str = "exponentiated"):
         check_stack(n, None)
+        _check_update(update)
         self.n = int(n)
         self.decision_set = _check_simplex(decision_set)
         self.lr = lr
         self.decay = decay
+        self.update = update
+        self._last = None  # (c, P) of the last prediction, for the "gradient" update
         k = self.decision_set.dim
         self._index = FeatureIndex()
         self._theta = np.zeros((self.n, k, 0))  # (n, k, p) logit weights
@@ -88,21 +102,55 @@ class SoftmaxPolicyStack:
     def predict(self, x: dict) -> np.ndarray:
         """The $n$ distributions $\\operatorname{softmax}(\\Theta_i c + b_i)$, shape `(n, k)`."""
         c, _ = self._read(x, grow=False)
-        return _softmax(np.einsum("nkp,p->nk", self._theta, c) + self._b)
+        return self._predict(c)
+
+    def _predict(self, c: np.ndarray) -> np.ndarray:
+        P = _softmax(self._theta @ c + self._b)  # (n, k, p) @ (p,) -> (n, k)
+        self._last = (c, P)
+        return P
 
     def learn(self, x: dict, G) -> None:
-        """One exponentiated-gradient step per copy on $a \\mapsto \\langle g_i, a\\rangle$;
-        row $i$ of `G` (shape `(n, k)`) is $g_i$."""
+        """One step per copy on $a \\mapsto \\langle g_i, a\\rangle$; row $i$ of `G` (shape
+        `(n, k)`) is $g_i$."""
         c, new = self._read(x, grow=True)
         G = check_targets(G, (self.n, self.decision_set.dim), "g")
         if new:
             self._index.add(new)
-            pad = np.zeros((self.n, self.decision_set.dim, len(new)))
-            self._theta = np.concatenate([self._theta, pad], axis=2)
+            self._grow(len(c))
+        self._step(c, G)
+
+    def _grow(self, p: int) -> None:
+        pad = np.zeros((self.n, self.decision_set.dim, p - self._theta.shape[2]))
+        self._theta = np.concatenate([self._theta, pad], axis=2)
+        self._last = None
+
+    def _step(self, c: np.ndarray, G: np.ndarray) -> None:
         self._t += 1
         eta_t = self.lr / math.sqrt(self._t) if self.decay == "sqrt" else self.lr
-        self._theta -= eta_t * G[:, :, None] * c[None, None, :]  # logits move by -eta g (c.c + 1)
+        if self.update == "gradient":  # chain rule through the softmax: J^T g = P (g - <P, g>)
+            last = self._last
+            P = last[1] if last is not None and last[0] is c else self._predict(c)
+            G = P * (G - np.sum(P * G, axis=1, keepdims=True))
+        self._last = None
+        self._theta -= (eta_t * G)[:, :, None] * c  # logits move by -eta g (c.c + 1)
         self._b -= eta_t * G
+
+    def predict_vector(self, c: np.ndarray) -> np.ndarray:
+        """`predict` for a dense context vector `c` (entries past the known columns are
+        unseen features and count as 0). Not validated: the caller passes finite floats."""
+        p = self._theta.shape[2]
+        if len(c) != p:
+            c = c[:p] if len(c) > p else np.concatenate([c, np.zeros(p - len(c))])
+        return self._predict(c)
+
+    def learn_vector(self, c: np.ndarray, G: np.ndarray) -> None:
+        """`learn` for a dense context vector `c` and gradients `G` of shape `(n, k)`. Not
+        validated: the caller passes finite floats of the right shapes."""
+        if len(c) > self._theta.shape[2]:
+            self._grow(len(c))
+        elif len(c) < self._theta.shape[2]:
+            c = np.concatenate([c, np.zeros(self._theta.shape[2] - len(c))])
+        self._step(c, G)
 
 
 class SoftmaxPolicy(base.Estimator):
@@ -113,8 +161,14 @@ class SoftmaxPolicy(base.Estimator):
     $$\Theta \leftarrow \Theta - \eta_t\, g_t c_t^\top, \qquad b \leftarrow b - \eta_t g_t,$$
     so that without context features it is exactly exponentiated gradient,
     $x_{t+1} \propto \exp(-\eta \sum_{s \le t} g_s)$. `lr` is $\eta$; `decay="sqrt"` uses
-    $\eta_t = \eta/\sqrt t$. Its points always lie in the relative interior of $\Delta_k$, so a
-    bandit policy sampling arms from them keeps exploring. Unseen features count as 0.
+    $\eta_t = \eta/\sqrt t$. `update="gradient"` instead takes a gradient step on the
+    parameters of $(\Theta, b) \mapsto \langle g_t, \operatorname{softmax}(\Theta c_t + b)
+    \rangle$, i.e. replaces $g_t$ by $J^\top g_t = x_t \odot (g_t - \langle x_t, g_t\rangle)$
+    with $x_t$ the current point: under an importance-weighted bandit cost
+    $g_t = \ell\, e_a / p(a)$ this is REINFORCE, whose step $\ell\, x_t(a)/p(a)\,(e_a - x_t)$
+    stays bounded when the arm is drawn from $x_t$. Its points always lie in the relative
+    interior of $\Delta_k$, so a bandit policy sampling arms from them keeps exploring. Unseen
+    features count as 0.
 
     Parameters
     ----------
@@ -124,6 +178,8 @@ class SoftmaxPolicy(base.Estimator):
         Step size $\eta > 0$.
     decay
         `"constant"` or `"sqrt"`.
+    update
+        `"exponentiated"` (logits move by $-\eta g_t$) or `"gradient"` (by $-\eta J^\top g_t$).
 
     Examples
     --------
@@ -140,7 +196,7 @@ class SoftmaxPolicy(base.Estimator):
     """
 
     def __init__(self, decision_set: sets.Simplex | None = None, lr: float = 0.1,
-                 decay: str = "constant"):
+                 decay: str = "constant", update: str = "exponentiated"):
         _check_simplex(decision_set)
         if isinstance(lr, bool) or not isinstance(lr, numbers.Real) or not (
             math.isfinite(lr) and lr > 0
@@ -148,20 +204,23 @@ class SoftmaxPolicy(base.Estimator):
             raise ValueError(f"lr must be a finite number > 0, got {lr!r}")
         if decay not in ("sqrt", "constant"):
             raise ValueError(f"decay must be 'sqrt' or 'constant', got {decay!r}")
+        _check_update(update)
         self.decision_set = decision_set
         self.lr = lr
         self.decay = decay
+        self.update = update
         self._stack = self.stack(1)
 
     @classmethod
     def _unit_test_params(cls):
         yield {}
         yield {"decision_set": sets.Simplex(4), "lr": 0.5, "decay": "sqrt"}
+        yield {"decision_set": sets.Simplex(3), "update": "gradient"}
 
     def stack(self, n: int, seeds: list | None = None) -> SoftmaxPolicyStack:
         """$n$ fresh copies as one `SoftmaxPolicyStack` (`seeds` ignored: not random)."""
         check_stack(n, seeds)
-        return SoftmaxPolicyStack(n, self.decision_set, float(self.lr), self.decay)
+        return SoftmaxPolicyStack(n, self.decision_set, float(self.lr), self.decay, self.update)
 
     def predict_one(self, x: dict) -> np.ndarray:
         """The distribution $\\operatorname{softmax}(\\Theta c + b)$, shape `(k,)`."""

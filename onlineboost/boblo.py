@@ -18,9 +18,10 @@ import math
 import numbers
 
 import numpy as np
-from river import bandit
+from river import bandit, preprocessing
 
 from . import losses, sets
+from ._contexts import ContextVectors
 from .booco import BoOCO
 
 __all__ = ["BoBLO"]
@@ -43,10 +44,23 @@ def _projection_simplex_rows(Z: np.ndarray) -> np.ndarray:
     return np.maximum(Z - tau[:, None], 0.0)
 
 
+def _projection_simplex_row(z: np.ndarray) -> np.ndarray:
+    """`_projection_simplex_rows` for one row, its threshold found in plain floats (faster
+    than a dozen numpy calls on a handful of coordinates)."""
+    total, tau = 0.0, 0.0
+    for j, u in enumerate(sorted(z.tolist(), reverse=True), start=1):
+        total += u
+        t = (total - 1.0) / j
+        if u <= t:  # the support ends before u (u * j <= css, as in the sorted test)
+            break
+        tau = t
+    return np.maximum(z - tau, 0.0)
+
+
 def _draw(w: np.ndarray, rng: np.random.Generator) -> int:
     """An index drawn with probabilities proportional to the weights `w >= 0`."""
-    c = np.cumsum(w)
-    return int(min(np.searchsorted(c, rng.random() * c[-1], side="right"), len(w) - 1))
+    c = w.cumsum()
+    return min(int(c.searchsorted(rng.random() * c[-1], side="right")), len(w) - 1)
 
 
 class BoBLO(bandit.base.ContextualPolicy):
@@ -181,12 +195,15 @@ class BoBLO(bandit.base.ContextualPolicy):
         self.transformer = transformer
         self.seed = seed
         self._rng = np.random.default_rng(seed)
-        self._transformer = transformer.clone() if transformer is not None else None
         self._arms: list | None = None
         self._arm_index: dict = {}
+        native = (type(transformer) is preprocessing.StandardScaler and transformer.with_std
+                  and transformer.window_size is None)
+        self._transformer = None if native or transformer is None else transformer.clone()
+        self._reader = ContextVectors(scale=native)
         self._booco = None
         if decision_set is not None:
-            self._booco = self._make_booco(decision_set)  # validates the BoOCO parameters
+            self._set_booco(self._make_booco(decision_set))  # validates the BoOCO parameters
         else:
             self._make_booco(sets.Simplex(2))  # validate them now; the real one at first pull
         self._pending = None  # (context, x, arm index or None, played point, propensity, explored)
@@ -199,6 +216,20 @@ class BoBLO(bandit.base.ContextualPolicy):
         return BoOCO(self.learner, n_learners=self.n_learners, gamma=self.gamma,
                      step_size=self.step_size, delta=self.delta, kappa=self.kappa,
                      decision_set=K, loss=losses.Linear(), seed=self.seed)
+
+    def _set_booco(self, booco: BoOCO) -> None:
+        """Hold `booco` and what the per-round path reads from it."""
+        self._booco = booco
+        K = booco._K
+        self._simplex = isinstance(K, sets.Simplex)
+        self._d = K.dim
+        self._eye = np.eye(K.dim)
+        self._mu_row = booco._mu[None, :]
+        copies = booco._copies
+        self._vector = hasattr(copies, "learn_vector") and hasattr(copies, "predict_vector")
+        if not self._vector and self._reader.scale:  # dict learners: river's own scaler
+            self._transformer = self.transformer.clone()
+        self._unit_scale = bool(np.all(booco._grad_scale == 1.0))
 
     @property
     def booco(self) -> BoOCO | None:
@@ -218,76 +249,107 @@ class BoBLO(bandit.base.ContextualPolicy):
     # -- Algorithm 1 for the linear loss, lean: the same arithmetic as BoOCO._action/_learn ------
 
     def _project(self, Z: np.ndarray) -> np.ndarray:
-        K = self._booco._K
-        return _projection_simplex_rows(Z) if isinstance(K, sets.Simplex) else K._project(Z)
+        if not self._simplex:
+            return self._booco._K._project(Z)
+        if len(Z) <= 4:
+            return np.array([_projection_simplex_row(z) for z in Z])
+        return _projection_simplex_rows(Z)
 
-    def _iterates(self, x: dict) -> np.ndarray:
+    def _iterates(self, x) -> np.ndarray:
         """$x^1, \\dots, x^N$ of Algorithm 1 (steps 1-2) for the context, as rows."""
         booco = self._booco
-        W = booco._copies.predict(x)
-        return booco._mu + booco._A @ (W - booco._mu)
+        W = booco._copies.predict_vector(x) if self._vector else booco._copies.predict(x)
+        mu = booco._mu
+        return mu + booco._A @ (W - mu)
 
-    def _booco_learn(self, x: dict, X: np.ndarray, cost: np.ndarray) -> None:
+    def _booco_learn(self, x, X: np.ndarray, cost: np.ndarray) -> None:
         r"""Algorithm 1 step 4 on $f_t = \langle \tilde f_t, \cdot\rangle$: copy $i$ gets
         $\nabla \hat f_t(x^{i-1}) = (x^{i-1} - p^\star)/\delta$ with
         $p^\star = \operatorname{prox}_{\delta\kappa \operatorname{Dist}}(x^{i-1} - \delta
         \tilde f_t)$ (`onlineboost.extension`, linear case), equal to `BoOCO.learn_one`."""
         booco = self._booco
-        X_prev = np.vstack([booco._mu, X[:-1]])  # x^0, ..., x^{N-1}
         if self.kappa is None:  # the running max of G_t = |f~_t|, as BoOCO does
-            booco._kappa = booco._ext.kappa = max(booco._kappa, float(np.linalg.norm(cost)))
+            g = math.sqrt(float(cost @ cost))
+            if g > booco._kappa:
+                booco._kappa = booco._ext.kappa = g
         delta, lam = booco._delta, booco._delta * booco._kappa
-        Z = X_prev - delta * cost
-        P = self._project(Z)
-        dist = np.linalg.norm(Z - P, axis=1, keepdims=True)
-        keep = np.where(dist > lam, 1.0 - lam / np.maximum(dist, lam + 1e-300), 0.0)
-        grads = (X_prev - (P + keep * (Z - P))) / delta
+        if len(X) == 1 and self._simplex:  # N = 1: one row, x^0 = mu
+            mu = booco._mu
+            z = mu - delta * cost
+            p = _projection_simplex_row(z)
+            r = z - p
+            dist = math.sqrt(float(r @ r))
+            if dist > lam:  # farther than delta kappa from K: the prox stops short of Pi_K
+                p = p + (1.0 - lam / dist) * r
+            grads = ((mu - p) / delta)[None, :]
+        else:
+            X_prev = np.vstack([self._mu_row, X[:-1]])  # x^0, ..., x^{N-1}
+            Z = X_prev - delta * cost
+            P = self._project(Z)
+            R = Z - P
+            dist = np.sqrt(np.einsum("ij,ij->i", R, R))
+            keep = np.where(dist > lam, 1.0 - lam / np.maximum(dist, lam + 1e-300), 0.0)
+            grads = (X_prev - (P + keep[:, None] * R)) / delta
         booco._cache = None
-        booco._copies.learn(x, grads * booco._grad_scale)
+        if self._vector:
+            booco._copies.learn_vector(x, grads if self._unit_scale else grads * booco._grad_scale)
+        else:
+            booco._copies.learn(x, grads * booco._grad_scale)
 
     # -- one round -------------------------------------------------------------------------------
 
-    def _features(self, context) -> dict:
+    def _features(self, context):
+        """The context as the weak learners take it: a dense vector (one conversion per round,
+        standardised by `ContextVectors` when `transformer` is a plain `StandardScaler`) for
+        learners with vector methods, else the (transformed) dict."""
         if context is None:
             context = {}
         if not isinstance(context, dict):
             raise ValueError(f"context must be a dict of features, got {type(context).__name__}")
+        if self._vector and self._transformer is None:
+            return self._reader.read(context)  # validates before any state changes
         try:
             self._booco._check_x(context)
         except ValueError as e:
             raise ValueError(f"context: {e}") from None
-        if self._transformer is None:
-            return context
-        self._transformer.learn_one(context)  # unsupervised, online (as a river pipeline does)
-        return self._transformer.transform_one(context)
+        x = context
+        if self._transformer is not None:
+            self._transformer.learn_one(context)  # unsupervised, online (as a river pipeline)
+            x = self._transformer.transform_one(context)
+        return self._reader.read(x) if self._vector else x
 
     def _play(self, context) -> tuple[int | None, np.ndarray]:
         """Algorithm 2 steps 3-10 up to the play: the arm index (if a vertex or arm is drawn)
         and the played point."""
         x = self._features(context)
-        K, d, eta = self._booco._K, self._booco._K.dim, self.exploration
+        d, eta = self._d, self.exploration
         X = self._iterates(x)
-        x_t = self._project(X[-1:])[0]  # BoOCO's point A(c_t) = Pi_K(x^N)
-        # on K = simplex x_t is a distribution; on a larger K its projection onto the simplex
-        w = x_t if isinstance(K, sets.Simplex) else _projection_simplex_rows(x_t[None])[0]
+        x_N = X[-1]
+        if self._simplex and x_N.min() >= 0.0:  # x^N in K already: Pi_K(x^N) = x^N
+            x_t = w = x_N
+        else:
+            x_t = self._project(X[-1:])[0]  # BoOCO's point A(c_t) = Pi_K(x^N)
+            # on K = simplex x_t is a distribution; on a larger K its projection on the simplex
+            w = x_t if self._simplex else _projection_simplex_row(x_t)
+            w = np.maximum(w, 0.0)
         # the arm's law, p_t = (1 - eta) x_t + eta / d, under either estimator
-        p = (1.0 - eta) * np.clip(w, 0.0, None) + eta / d
-        self._arm_probabilities = p / p.sum()
+        p = (1.0 - eta) * w + eta / d  # sums to 1 as w does
+        self._arm_probabilities = p
         if self.estimator == "paper":
             if self._rng.random() < eta:  # b_t = 1: explore a uniform vertex e_{i_t}
                 i = int(self._rng.integers(d))
                 self._pending = (context, x, i, X, eta / d, True)
-                return i, np.eye(d)[i]
+                return i, self._eye[i]
             self._pending = (context, x, None, X, None, False)
             return None, x_t
         a = _draw(p, self._rng)  # IPS: a_t ~ p_t
-        self._pending = (context, x, a, X, float(self._arm_probabilities[a]), False)
-        return a, np.eye(d)[a]
+        self._pending = (context, x, a, X, float(p[a]), False)
+        return a, self._eye[a]
 
     def _feedback(self, loss: float) -> None:
         """Build $\\tilde f_t$ from the observed loss and pass it to BoOCO (Algorithm 2, 8/10)."""
         _, x, i, X, prob, explored = self._pending
-        d = self._booco._K.dim
+        d = self._d
         cost = np.zeros(d)
         if self.estimator == "paper":
             if explored:  # eq. (2): (d / eta) f_t(e_i) e_i, with the baseline beyond the paper
@@ -303,14 +365,20 @@ class BoBLO(bandit.base.ContextualPolicy):
                 self._model = np.hstack([self._model[:, :-1], pad, self._model[:, -1:]])
             m = self._model @ v  # predicted loss of every arm
             cost[:] = m
-            cost[i] += (loss - m[i]) / (prob + self.implicit)
-            self._model[i] += self.model_lr * (loss - m[i]) * v / (v @ v)  # NLMS step
+            r = loss - float(m[i])
+            cost[i] += r / (prob + self.implicit)
+            self._model[i] += (self.model_lr * r / float(v @ v)) * v  # NLMS step
         self._booco_learn(x, X, cost)
         self._last_cost = cost
         self._pending = None
 
-    def _model_features(self, x: dict) -> np.ndarray:
+    def _model_features(self, x) -> np.ndarray:
         """The context as a vector over the columns seen so far (new keys appended) and 1."""
+        if self._vector:
+            v = np.empty(len(x) + 1)
+            v[:-1] = x
+            v[-1] = 1.0
+            return v
         for key in x:
             if key not in self._columns:
                 self._columns[key] = len(self._columns)
@@ -332,7 +400,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         """Play $x_t \\in K$ for the context (a vertex in exploration or IPS rounds)."""
         if self._booco is None:
             raise ValueError("decision_set is None: the BLO face needs an explicit decision_set")
-        return self._play(context)[1]
+        return self._play(context)[1].copy()
 
     def learn_one(self, context: dict, loss: float) -> None:
         """Learn from the observed scalar loss $f_t(x_t)$ of the last `predict_one`."""
@@ -352,12 +420,12 @@ class BoBLO(bandit.base.ContextualPolicy):
             if len(index) != len(arms) or len(arms) < 2:
                 raise ValueError(f"arm_ids must hold at least 2 distinct arms, got {arm_ids!r}")
             if self._booco is None:
-                self._booco = self._make_booco(sets.Simplex(len(arms)))
+                self._set_booco(self._make_booco(sets.Simplex(len(arms))))
             elif not isinstance(self._booco._K, sets.Simplex) or self._booco._K.dim != len(arms):
                 raise ValueError(f"arm_ids: the bandit face needs decision_set = Simplex(k) with "
                                  f"k = {len(arms)} arms")
             self._arms, self._arm_index = arms, index
-        elif list(arm_ids) != self._arms:
+        elif (arm_ids if type(arm_ids) is list else list(arm_ids)) != self._arms:
             raise ValueError(f"arm_ids must be the arms of the first pull, {self._arms}")
         i, x_t = self._play(context)
         if i is None:  # x_t is a distribution over the arms: sample the arm from it
@@ -373,7 +441,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         """Learn from the reward in $[0, 1]$ of the pulled arm (loss $= 1 -$ reward)."""
         if self._arms is None or arm_id not in self._arm_index:
             raise ValueError(f"arm_id {arm_id!r} is not one of the arms {self._arms}")
-        _real(reward, "reward", 0.0, 1.0)
+        if type(reward) is not float or not 0.0 <= reward <= 1.0:  # (fast path: a float in [0, 1])
+            _real(reward, "reward", 0.0, 1.0)
         self._check_pending(context)
         if self._arms[self._pending[2]] != arm_id:
             raise ValueError(f"arm_id {arm_id!r} is not the arm of the pending pull")
