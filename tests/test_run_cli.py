@@ -3,6 +3,7 @@ the model, answers leave before the model learns (on a live pipe), configs, band
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import select
@@ -222,3 +223,41 @@ def test_unknown_config_keys_are_named(tmp_path):
         runconfig.load_config(str(tmp_path / "c.json"))
     with pytest.raises(records.RecordError, match="lacks"):
         records.RecordParser("csv", target="y").read_header(b"a,b\n")
+
+
+def test_sigterm_checkpoints_and_continue_mode_resumes(tmp_path, monkeypatch):
+    """SIGTERM while waiting on a live pipe: the run checkpoints what it answered and exits 143;
+    resuming with `--resume-input continue` on the rest of the stream answers exactly the
+    records an uninterrupted run would."""
+    import signal
+    import time
+
+    records_ = [json.dumps({"u": i / 10, "y": np.sin(i / 10)}).encode() + b"\n"
+                for i in range(40)]
+    (tmp_path / "all.jsonl").write_bytes(b"".join(records_))
+    assert cli.main(["run", str(tmp_path / "all.jsonl"), "--target", "y", "--learner", "ridge",
+                     "-o", str(tmp_path / "ref"), "--report-every", "0"]) == 0
+    ck = str(tmp_path / "ck")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "onlineboost.cli", "run", "--format", "jsonl", "--target", "y",
+         "--learner", "ridge", "-o", str(tmp_path / "out"), "--checkpoint", ck,
+         "--checkpoint-every", "1000", "--report-every", "0"],
+        stdin=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
+    try:
+        proc.stdin.write(b"".join(records_[:25]))
+        proc.stdin.flush()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # all 25 answered: now it waits for input
+            if (tmp_path / "out").exists() and (tmp_path / "out").read_bytes().count(b"\n") == 25:
+                break
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+        assert b"done: records=25" in proc.stderr.read()
+    finally:
+        proc.kill()
+        proc.wait()
+    rest = io.TextIOWrapper(io.BytesIO(b"".join(records_[25:])))
+    monkeypatch.setattr(sys, "stdin", rest)
+    assert cli.main(["run", "--resume", ck, "--resume-input", "continue"]) == 0
+    assert (tmp_path / "out").read_bytes() == (tmp_path / "ref").read_bytes()
