@@ -125,7 +125,10 @@ def main() -> None:
 ### Online (progressive validation, {args.seeds} seeds, 10 weak learners)
 
 OnlineMABoost with weight-accepting learners is deterministic; the seeds move river's Poisson
-draws. Logistic regression is `StandardScaler | LogisticRegression`.
+draws. Logistic regression is `StandardScaler | LogisticRegression`. All models of a row group
+are timed in the same run on a shared 2-core machine, so compare samples/s within a group.
+OnlineMABoost predicts by a Hedge vote (on mistakes) over the first learner, the log-loss
+mixture of its partial sums and the partial sums themselves.
 
 {online}
 

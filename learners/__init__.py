@@ -9,6 +9,8 @@ from .recipes import paper_weak_learners
 from .reduction import RegressorOCO, RegressorOCOStack
 from .ridge import OnlineRidge, RidgeStack
 from .stump import OnlineStump, StumpStack, warmup_thresholds
+from .small_tree import SmallTree
+from .softmax_policy import SoftmaxPolicy, SoftmaxPolicyStack
 from .weighted_stump import WeightedStump
 
 __all__ = [
@@ -22,8 +24,11 @@ __all__ = [
     "RegressorOCO",
     "RegressorOCOStack",
     "RidgeStack",
+    "SmallTree",
     "StumpStack",
     "TinyMLP",
+    "SoftmaxPolicy",
+    "SoftmaxPolicyStack",
     "WeightedStump",
     "paper_weak_learners",
     "warmup_thresholds",

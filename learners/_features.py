@@ -40,6 +40,7 @@ class FeatureIndex:
 
     def __init__(self):
         self._columns: dict = {}
+        self._last = ((), np.zeros(0, dtype=np.intp))  # (keys, columns) of the last full read
 
     def __len__(self) -> int:
         return len(self._columns)
@@ -58,6 +59,9 @@ class FeatureIndex:
         """
         if not isinstance(x, dict):
             raise ValueError(f"{name} must be a dict of features, got {type(x).__name__}")
+        fast = self._read_known(x)
+        if fast is not None:
+            return fast, []
         columns = self._columns
         new = [k for k in x if k not in columns]
         if new and grow:
@@ -74,6 +78,26 @@ class FeatureIndex:
                 col = new_columns[key]
             vector[col] = _check_value(key, value, name)
         return vector, (new if grow else [])
+
+    def _read_known(self, x: dict):
+        """Hot path: every key known and every value a finite number, in one array pass."""
+        keys = tuple(x)
+        last_keys, idx = self._last
+        if keys != last_keys:
+            try:
+                idx = np.fromiter((self._columns[k] for k in keys), dtype=np.intp, count=len(keys))
+            except KeyError:
+                return None
+        try:
+            values = np.fromiter(x.values(), dtype=np.float64, count=len(keys))
+        except (TypeError, ValueError):
+            return None  # the slow path names the offending key
+        if not np.isfinite(values).all():
+            return None
+        self._last = (keys, idx)
+        vector = np.zeros(len(self._columns))
+        vector[idx] = values
+        return vector
 
     def add(self, keys: list) -> None:
         """Append columns for `keys` (as returned by `read`)."""

@@ -138,10 +138,10 @@ class RefitRegressor(base.Regressor):
     >>> from sklearn.tree import DecisionTreeRegressor
     >>> from learners import RefitRegressor
     >>> from streams import StumpMixture
-    >>> model = RefitRegressor(DecisionTreeRegressor(max_depth=1))
+    >>> model = RefitRegressor(DecisionTreeRegressor(max_depth=1), seed=0)
     >>> evaluate.progressive_val_score(StumpMixture(n_stumps=1, seed=3).take(500), model,
     ...                                metrics.MAE())
-    MAE: 0.026
+    MAE: 0.014
     >>> model._stack.n_fits  # after samples 1, 2, 4, ..., 256
     9
     """

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
-from . import bregman, extension, losses, mirror, sets
+from . import bregman, evaluate, extension, losses, mirror, sets
+from .b4co import B4CO
+from .boblo import BoBLO
 from .booco import BoOCO, BoOCOClassifier
 from .online_maboost import OnlineMABoostClassifier
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "B4CO",
+    "BoBLO",
     "BoOCO",
     "BoOCOClassifier",
     "OnlineMABoostClassifier",
     "bregman",
+    "evaluate",
     "extension",
     "losses",
     "mirror",

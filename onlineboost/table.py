@@ -45,28 +45,21 @@ LEARNERS = ("stump", "ridge", "mlp", "sk-stump", "sk-ridge", "sk-mlp")
 
 
 def make_learner(name: str, seed: int = 0):
-    """A fresh weak regressor by name (see `LEARNERS`)."""
-    import learners
-    from river import compat
-    from sklearn.linear_model import SGDRegressor
-    from sklearn.neural_network import MLPRegressor
-    from sklearn.tree import DecisionTreeRegressor
+    """A fresh weak regressor by name (see `LEARNERS`): `learners.paper_weak_learners`, the
+    native online ones or (prefix `sk-`) the paper-like scikit-learn ones."""
+    from learners import paper_weak_learners
 
-    if name == "stump":
-        return learners.OnlineStump()
-    if name == "ridge":
-        return learners.OnlineRidge()
-    if name == "mlp":
-        return learners.TinyMLP(seed=seed)
-    if name == "sk-stump":
-        return learners.RefitRegressor(DecisionTreeRegressor(max_depth=1))
-    if name == "sk-ridge":
-        return compat.SKL2RiverRegressor(SGDRegressor(penalty="l2", random_state=seed))
-    if name == "sk-mlp":
-        return compat.SKL2RiverRegressor(
-            MLPRegressor(hidden_layer_sizes=(1,), solver="sgd", random_state=seed)
-        )
-    raise ValueError(f"learner must be one of {LEARNERS}, got {name!r}")
+    if name not in LEARNERS:
+        raise ValueError(f"learner must be one of {LEARNERS}, got {name!r}")
+    source = "sklearn" if name.startswith("sk-") else "online"
+    return paper_weak_learners(source, seed=seed)[name.removeprefix("sk-")]
+
+
+def _as_river(regressor):
+    """The baseline runs a scikit-learn `partial_fit` model through river's adapter."""
+    from river import compat
+
+    return compat.SKL2RiverRegressor(regressor) if hasattr(regressor, "partial_fit") else regressor
 
 
 @dataclasses.dataclass
@@ -84,19 +77,24 @@ def run_once(X: np.ndarray, y: np.ndarray, learner: str, seed: int, n_max: int =
     order = np.random.default_rng(seed).permutation(len(y))
     names = [f"x{j}" for j in range(X.shape[1])]
     scaler = preprocessing.StandardScaler()
-    weak = make_learner(learner, seed)
+    weak = _as_river(make_learner(learner, seed))
     booster = BoOCO(make_learner(learner, seed), n_learners=n_max, gamma=gamma, step_size=step,
                     delta=delta, seed=seed)
     base_se, boost_se = 0.0, np.zeros(n_max)
-    for t in order:
-        raw = dict(zip(names, X[t]))
-        x = scaler.transform_one(raw)
-        target = float(y[t])
-        base_se += (float(np.clip(weak.predict_one(x), -1.0, 1.0)) - target) ** 2
-        boost_se += (booster.staged_predict_one(x) - target) ** 2
-        scaler.learn_one(raw)
-        weak.learn_one(x, target)
-        booster.learn_one(x, target)
+    try:
+        for t in order:
+            raw = dict(zip(names, X[t]))
+            x = scaler.transform_one(raw)
+            target = float(y[t])
+            base_se += (float(np.clip(weak.predict_one(x), -1.0, 1.0)) - target) ** 2
+            boost_se += (booster.staged_predict_one(x) - target) ** 2
+            scaler.learn_one(raw)
+            weak.learn_one(x, target)
+            booster.learn_one(x, target)
+    except ValueError as e:  # an SGD-trained weak learner diverged: report it, do not crash
+        if "non-finite" not in str(e):
+            raise
+        return RunResult(float("nan"), np.full(n_max, np.nan))
     return RunResult(base_se / len(y), boost_se / len(y))
 
 
@@ -128,9 +126,11 @@ def run_table(datasets: dict, learners_: list[str], runs: int = 20, n_max: int =
         cells.setdefault((d, lr), []).append(res)
     table = {}
     for key, rs in cells.items():
-        base = np.mean([r.baseline for r in rs])
-        boosted = np.mean([r.boosted for r in rs], axis=0)
-        table[key] = {"baseline": float(base), "boosted": boosted, "normalised": boosted / base}
+        finite = [r for r in rs if np.isfinite(r.baseline)]
+        base = np.mean([r.baseline for r in finite]) if finite else np.nan
+        boosted = np.mean([r.boosted for r in finite], axis=0) if finite else np.full(n_max, np.nan)
+        table[key] = {"baseline": float(base), "boosted": boosted, "normalised": boosted / base,
+                      "runs": len(rs), "diverged": len(rs) - len(finite)}
     return table
 
 
@@ -144,7 +144,9 @@ def format_table(results: dict, n_max: int = 5, markdown: bool = False) -> str:
         best = 1.0 - norm.min()
         paper = PAPER.get((dataset, learner.removeprefix("sk-")))
         paper_best = f"{1.0 - min(paper):.1%}" if paper else "—"
-        rows.append([dataset, learner, f"{cell['baseline']:.4f}"]
+        diverged = cell.get("diverged", 0)
+        label = f"{learner} ({diverged}/{cell['runs']} runs diverged)" if diverged else learner
+        rows.append([dataset, label, f"{cell['baseline']:.4f}"]
                     + [f"{v:.3f}" for v in norm] + [f"{best:.1%}", paper_best])
         if paper:
             rows.append(["", "(paper)", ""] + [f"{v:.3f}" for v in paper[:n_max]]

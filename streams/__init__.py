@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .classification_bandit import ClassificationBandit
+from .linear_bandit import LinearBandit
 from .regression_data import (
     default_data_dir,
     load_boston,
@@ -12,7 +14,9 @@ from .regression_data import (
 )
 from .stump_mixture import StumpMixture
 
-__all__: list[str] = [
+__all__ = [
+    "ClassificationBandit",
+    "LinearBandit",
     "StumpMixture",
     "default_data_dir",
     "load_boston",

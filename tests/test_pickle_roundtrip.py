@@ -47,10 +47,8 @@ def _steps(model, seed=0):
     rng = np.random.default_rng(seed)
     kind = _kind(model)
     dim = None
-    if kind == "oco":
-        from learners.linear_ogd import check_decision_set
-
-        dim = check_decision_set(model.decision_set).dim
+    if kind == "oco":  # the dimension of K, read off the point it plays before learning
+        dim = np.atleast_1d(model.clone().predict_one({})).shape[-1]
     for t in range(N_BEFORE + N_AFTER):
         x = {f"x{j}": float(v) for j, v in enumerate(rng.normal(size=3))}
         if t >= N_BEFORE // 2:

@@ -2,7 +2,27 @@
 
 from __future__ import annotations
 
+from . import gb_losses, offset_oracle, secboost_losses
+from .adaboost import AdaBoostM1, WeakLearningWarning
+from .gradient_boosting import GradientTreeBoostingClassifier, GradientTreeBoostingRegressor
 from .maboost import MABoostClassifier
 from .maboost_presets import MadaBoostClassifier, SparseBoostClassifier
+from .secboost import SecBoostClassifier
+from .secboost_losses import ClippedLogisticLoss, LogisticLoss, SpringLoss
 
-__all__: list[str] = ["MABoostClassifier", "MadaBoostClassifier", "SparseBoostClassifier"]
+__all__: list[str] = [
+    "AdaBoostM1",
+    "ClippedLogisticLoss",
+    "GradientTreeBoostingClassifier",
+    "GradientTreeBoostingRegressor",
+    "LogisticLoss",
+    "MABoostClassifier",
+    "MadaBoostClassifier",
+    "SecBoostClassifier",
+    "SparseBoostClassifier",
+    "SpringLoss",
+    "WeakLearningWarning",
+    "gb_losses",
+    "offset_oracle",
+    "secboost_losses",
+]

@@ -54,7 +54,7 @@ def _clone(prototype, seed):
 @pytest.mark.parametrize("K", SETS, ids=lambda K: type(K).__name__)
 @pytest.mark.parametrize("name", list(OCO_LEARNERS))
 def test_stacked_oco_learner_equals_looped_clones(name, K):
-    n, T = 4, 40 if ("SGD" in name or "Refit" in name) else 120
+    n, T = 4, 30 if ("SGD" in name or "Refit" in name) else 120
     prototype = OCO_LEARNERS[name]().clone({"decision_set": K})
     seeds = [11, 12, 13, 14]
     stack = prototype.stack(n, seeds)

@@ -45,6 +45,8 @@ def test_chosen_split_equals_brute_force_over_candidates(n_bins, warmup):
     for t, (x, y) in enumerate(rows):
         stack.learn(x, y)
         assert np.all(stack._counts.sum(axis=1)[stack._ready] == t + 1)  # every sample binned
+        if t > 60 and t % 4:  # every step early on (warm-ups closing), every 4th later
+            continue
         for i in range(3):
             sse, j, theta = _brute_force(stack, rows[: t + 1], i)
             if j is None:

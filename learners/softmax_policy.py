@@ -1,0 +1,151 @@
+r"""Softmax linear policies on the simplex, trained by exponentiated gradient in logit space."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+from river import base
+
+from onlineboost import sets
+
+from ._features import FeatureIndex, check_stack, check_targets
+
+__all__ = ["SoftmaxPolicy", "SoftmaxPolicyStack"]
+
+
+def _softmax(Z: np.ndarray) -> np.ndarray:
+    E = np.exp(Z - Z.max(axis=-1, keepdims=True))  # log-domain shift: cannot overflow
+    return E / E.sum(axis=-1, keepdims=True)
+
+
+def _check_simplex(decision_set) -> sets.Simplex:
+    if decision_set is None:
+        return sets.Simplex(2)
+    if not isinstance(decision_set, sets.Simplex):
+        raise ValueError(f"decision_set must be an onlineboost.sets.Simplex, got {decision_set!r}")
+    return decision_set
+
+
+class SoftmaxPolicyStack:
+    r"""$n$ copies of `SoftmaxPolicy` as arrays $\Theta$ `(n, k, p)` and $b$ `(n, k)`.
+
+    Parameters
+    ----------
+    n
+        Number of copies.
+    decision_set
+        The simplex $\Delta_k$.
+    lr, decay
+        As in `SoftmaxPolicy`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from onlineboost import sets
+    >>> from learners import SoftmaxPolicyStack
+    >>> stack = SoftmaxPolicyStack(2, sets.Simplex(2), lr=np.log(3.0))
+    >>> stack.learn({}, np.array([[1.0, 0.0], [0.0, 1.0]]))
+    >>> stack.predict({})
+    array([[0.25, 0.75],
+           [0.75, 0.25]])
+    """
+
+    def __init__(self, n: int, decision_set, lr: float = 0.1, decay: str = "constant"):
+        check_stack(n, None)
+        self.n = int(n)
+        self.decision_set = _check_simplex(decision_set)
+        self.lr = lr
+        self.decay = decay
+        k = self.decision_set.dim
+        self._index = FeatureIndex()
+        self._theta = np.zeros((self.n, k, 0))  # (n, k, p) logit weights
+        self._b = np.zeros((self.n, k))  # (n, k) logit biases
+        self._t = 0  # steps taken
+
+    def predict(self, x: dict) -> np.ndarray:
+        """The $n$ distributions $\\operatorname{softmax}(\\Theta_i c + b_i)$, shape `(n, k)`."""
+        c, _ = self._index.read(x, grow=False)
+        return _softmax(np.einsum("nkp,p->nk", self._theta, c) + self._b)
+
+    def learn(self, x: dict, G) -> None:
+        """One exponentiated-gradient step per copy on $a \\mapsto \\langle g_i, a\\rangle$;
+        row $i$ of `G` (shape `(n, k)`) is $g_i$."""
+        c, new = self._index.read(x)
+        G = check_targets(G, (self.n, self.decision_set.dim), "g")
+        if new:
+            self._index.add(new)
+            pad = np.zeros((self.n, self.decision_set.dim, len(new)))
+            self._theta = np.concatenate([self._theta, pad], axis=2)
+        self._t += 1
+        eta_t = self.lr / math.sqrt(self._t) if self.decay == "sqrt" else self.lr
+        self._theta -= eta_t * G[:, :, None] * c[None, None, :]  # logits move by -eta g (c.c + 1)
+        self._b -= eta_t * G
+
+
+class SoftmaxPolicy(base.Estimator):
+    r"""Weak OCO learner on the simplex: the policy $c \mapsto \mathrm{softmax}(\Theta c + b)$.
+
+    Given the linear loss $a \mapsto \langle g_t, a\rangle$ it moves the logits of the context
+    against the loss, an exponentiated-gradient (Hedge) step lifted to linear policies:
+    $$\Theta \leftarrow \Theta - \eta_t\, g_t c_t^\top, \qquad b \leftarrow b - \eta_t g_t,$$
+    so that without context features it is exactly exponentiated gradient,
+    $x_{t+1} \propto \exp(-\eta \sum_{s \le t} g_s)$. `lr` is $\eta$; `decay="sqrt"` uses
+    $\eta_t = \eta/\sqrt t$. Its points always lie in the relative interior of $\Delta_k$, so a
+    bandit policy sampling arms from them keeps exploring. Unseen features count as 0.
+
+    Parameters
+    ----------
+    decision_set
+        The simplex $\Delta_k$ (`onlineboost.sets.Simplex`); `None` means `Simplex(2)`.
+    lr
+        Step size $\eta > 0$.
+    decay
+        `"constant"` or `"sqrt"`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from onlineboost import sets
+    >>> from learners import SoftmaxPolicy
+    >>> rng = np.random.default_rng(0)
+    >>> policy = SoftmaxPolicy(sets.Simplex(2), lr=0.5)
+    >>> for _ in range(300):  # arm 0 is cheap when c > 0, arm 1 when c < 0
+    ...     c = float(rng.normal())
+    ...     policy.learn_one({"c": c}, np.array([-c, c]))
+    >>> policy.predict_one({"c": 1.0}).round(3), policy.predict_one({"c": -1.0}).round(3)
+    (array([1., 0.]), array([0., 1.]))
+    """
+
+    def __init__(self, decision_set: sets.Simplex | None = None, lr: float = 0.1,
+                 decay: str = "constant"):
+        _check_simplex(decision_set)
+        if isinstance(lr, bool) or not isinstance(lr, numbers.Real) or not (
+            math.isfinite(lr) and lr > 0
+        ):
+            raise ValueError(f"lr must be a finite number > 0, got {lr!r}")
+        if decay not in ("sqrt", "constant"):
+            raise ValueError(f"decay must be 'sqrt' or 'constant', got {decay!r}")
+        self.decision_set = decision_set
+        self.lr = lr
+        self.decay = decay
+        self._stack = self.stack(1)
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"decision_set": sets.Simplex(4), "lr": 0.5, "decay": "sqrt"}
+
+    def stack(self, n: int, seeds: list | None = None) -> SoftmaxPolicyStack:
+        """$n$ fresh copies as one `SoftmaxPolicyStack` (`seeds` ignored: not random)."""
+        check_stack(n, seeds)
+        return SoftmaxPolicyStack(n, self.decision_set, float(self.lr), self.decay)
+
+    def predict_one(self, x: dict) -> np.ndarray:
+        """The distribution $\\operatorname{softmax}(\\Theta c + b)$, shape `(k,)`."""
+        return self._stack.predict(x)[0]
+
+    def learn_one(self, x: dict, g) -> None:
+        """One step on the linear loss $a \\mapsto \\langle g, a\\rangle$, `g` of shape `(k,)`."""
+        self._stack.learn(x, check_targets(g, (self._stack.decision_set.dim,), "g")[None, :])

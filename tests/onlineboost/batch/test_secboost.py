@@ -1,0 +1,328 @@
+"""SecBoost: v-derivative identities, the OBI and the offset oracles, Solve_alpha's guarantees,
+boosting the three losses on Tic-Tac-Toe from values only, and each early stop."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import optimize, special
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from learners import WeightedStump
+from onlineboost.batch import (
+    ClippedLogisticLoss,
+    LogisticLoss,
+    SecBoostClassifier,
+    SpringLoss,
+    offset_oracle,
+)
+from onlineboost.batch.secboost_losses import second_v_derivative, v_derivative
+from onlineboost.batch.solve_alpha import solve_alpha_extended
+
+LOSSES = [LogisticLoss(), ClippedLogisticLoss(-2.0), SpringLoss(500.0)]
+
+
+@pytest.fixture(scope="module")
+def tic_tac_toe(data_dir):
+    rows = [line.strip().split(",") for line in open(data_dir / "tic-tac-toe.csv") if line.strip()]
+    A = np.array(rows)
+    X = np.concatenate([(A[:, :9] == s).astype(float) for s in "xob"], axis=1)  # one-hot, 27
+    return X, (A[:, 9] == "positive").astype(int)
+
+
+# --- v-derivatives (Section 4, Lemmas B.1, B.2, 5.2, 5.7) -----------------------------------
+
+
+def test_v_derivative_identities():
+    rng = np.random.default_rng(0)
+    F = SpringLoss(7.0)
+    z, b, c = rng.normal(size=(3, 1000))
+    np.testing.assert_allclose(second_v_derivative(F, z, b, c), second_v_derivative(F, z, c, b))
+    # Definition 4.2: the order-2 derivative is the v-derivative of the v-derivative
+    nested = (v_derivative(F, z + c, b) - v_derivative(F, z, b)) / c
+    np.testing.assert_allclose(second_v_derivative(F, z, b, c), nested, rtol=1e-8, atol=1e-8)
+    # Lemma B.2: delta_v F(z + z') = delta_v F(z) + z' delta_{z', v} F(z)
+    np.testing.assert_allclose(
+        v_derivative(F, z + c, b), v_derivative(F, z, b) + c * second_v_derivative(F, z, c, b),
+        rtol=1e-8, atol=1e-8,
+    )
+
+
+def test_convex_second_v_derivative_is_non_negative_and_smoothness_bound():
+    rng = np.random.default_rng(1)
+    F = LogisticLoss()
+    a = rng.normal(scale=5, size=20000)
+    b, c = rng.normal(scale=3, size=(2, 20000))
+    d2 = second_v_derivative(F, a, b, c)
+    assert np.all(d2 >= -1e-9)  # Lemma 5.2
+    assert np.all(np.abs(d2) <= 2 * F.beta + 1e-9)  # proof of Lemma 5.7
+
+
+# --- OBI and the offset oracles --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("F", LOSSES, ids=repr)
+def test_obi_bounds_the_bregman_secant_distortion(F):
+    rng = np.random.default_rng(2)
+    z, v, z2 = rng.normal(scale=2, size=(3, 2000))
+    S = F(z2) - F(z) - (z2 - z) * v_derivative(F, z, v)  # Definition 4.3
+    assert np.all(S >= -offset_oracle.obi_grid(F, z, z + v, z2) - 1e-12)  # Lemma 4.7, (3)
+
+
+def test_convex_obi_is_the_bregman_divergence_of_lemma_b5():
+    F = LogisticLoss()
+    rng = np.random.default_rng(3)
+    z = rng.normal(scale=2, size=500)
+    v = rng.normal(scale=2, size=500)
+    s = v_derivative(F, z, v)  # in (-1, 0): the conjugate of F is a negative entropy
+    F_star = special.xlogy(-s, -s) + special.xlogy(1 + s, 1 + s)
+    D = F(z) + F_star - z * s  # Definition 4.4
+    np.testing.assert_allclose(offset_oracle.obi_convex(F, z, v), D, atol=1e-10)
+
+
+def _oo_simple_literal(F, e_t, e_prev, Z):
+    """Algorithm 4, transcribed line by line (scalar do-while loop)."""
+    delta = (e_prev - e_t) / Z
+    z_c, i = e_t + delta, 0
+    while True:
+        s_c = (F(z_c) - F(e_t)) / (z_c - e_t)
+        if i == 0 or (delta > 0 and s_c < s_star) or (delta < 0 and s_c > s_star):
+            s_star, z_star = s_c, z_c
+        z_c += delta
+        i += 1
+        if not (z_c - e_t) * (z_c - e_prev) < 0 or i >= Z - 1:
+            break
+    return z_star - e_t
+
+
+@pytest.mark.parametrize("F", LOSSES, ids=repr)
+def test_oo_simple_is_algorithm_4(F):
+    rng = np.random.default_rng(4)
+    e_t, e_prev = rng.normal(size=(2, 200))
+    for Z in (2, 5, 16):
+        ours = offset_oracle.oo_simple(F, e_t, e_prev, Z)
+        literal = [_oo_simple_literal(F, a, b, Z) for a, b in zip(e_t, e_prev)]
+        np.testing.assert_allclose(ours, literal, rtol=1e-12)
+        assert np.all(np.sign(ours) == np.sign(e_prev - e_t))  # remark of Section 5.1.2
+        # the oracle with its OBI check proposes exactly Algorithm 4's offsets first
+        v, found = offset_oracle.offsets_simple(F, e_t, e_prev, np.inf, Z=Z)
+        assert found.all()
+        np.testing.assert_allclose(v, ours, rtol=1e-9)
+
+
+@pytest.mark.parametrize("F", LOSSES, ids=repr)
+def test_offsets_satisfy_the_obi_limit(F):
+    rng = np.random.default_rng(5)
+    e_prev = rng.normal(size=300)
+    e_t = e_prev + rng.normal(scale=0.3, size=300)
+    z = 1e-3
+    v, found = offset_oracle.offsets_simple(F, e_t, e_prev, z)
+    assert found.all()
+    fine = offset_oracle.obi_grid(F, e_t, e_t + v, e_prev, n_grid=20001)
+    assert np.all(fine <= z * 1.5)  # measured on a grid 4x finer; checked far finer here
+    if F.convex:
+        v, found = offset_oracle.offsets_convex(F, e_t, e_prev, z)
+        assert found.all() and np.all(offset_oracle.obi_convex(F, e_t, v) <= z)
+
+
+# --- Solve_alpha (Algorithm 3, Theorem 5.8) --------------------------------------------------
+
+
+@pytest.mark.parametrize("F", LOSSES, ids=repr)
+def test_solve_alpha_meets_theorem_5_8(F):
+    rng = np.random.default_rng(6)
+    for _ in range(50):
+        m = 40
+        e_prev = rng.normal(size=m)
+        v_prev = rng.choice([-1, 1], size=m) * rng.uniform(1e-3, 0.3, size=m)
+        w = -v_derivative(F, e_prev, v_prev)
+        yh = rng.choice([-1.0, 1.0], size=m) * rng.uniform(0.5, 2.0, size=m)
+        M = float(np.abs(yh).max())
+        eta = np.mean(w * yh)
+        alpha, W2, eps = solve_alpha_extended(F, w, yh, e_prev, v_prev, M, delta=1.0)
+        eta_new = np.mean(-v_derivative(F, e_prev + alpha * yh, v_prev) * yh)
+        assert abs(eta_new - eta) < abs(eta)  # (19)
+        assert np.sign(alpha) == np.sign(eta) and W2 > 0 and eps > 0
+        lhs = np.mean(second_v_derivative(F, e_prev, alpha * yh, v_prev) * (yh / M) ** 2)
+        assert lhs <= W2 * (1 + 1e-12)  # (11)
+        np.testing.assert_allclose(abs(alpha), abs(eta) / (2 * (1 + eps) * M**2 * W2) * 2)  # (9)
+
+
+# --- SecBoost on Tic-Tac-Toe ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("loss, delta", [(LOSSES[0], 1.0), (LOSSES[1], 1.0), (LOSSES[2], 0.1)],
+                         ids=repr)
+def test_training_loss_decreases_on_tic_tac_toe(tic_tac_toe, loss, delta):
+    X, y = tic_tac_toe
+    model = SecBoostClassifier(loss, n_estimators=40, delta=delta, random_state=0).fit(X, y)
+    L = model.train_loss_
+    assert model.stop_reason_ == "completed" and len(L) == 41
+    assert L[-1] < L[0] - 0.05
+    y_pm = np.where(y == 1, 1.0, -1.0)
+    np.testing.assert_allclose(L[-1], np.mean(loss(y_pm * model.decision_function(X))))
+    if not isinstance(loss, SpringLoss):  # well-behaved losses: every round decreases
+        assert np.all(np.diff(L) < 0)
+    assert model.score(X, y) > 0.7
+
+
+def test_spring_loss_with_a_large_initial_delta_stops_early(tic_tac_toe):
+    """As appendix C.3 reports: the spring loss may need an early stop when delta is large."""
+    X, y = tic_tac_toe
+    model = SecBoostClassifier(SpringLoss(500.0), n_estimators=40, random_state=0).fit(X, y)
+    assert model.stop_reason_ == "step 2.5: empty offset set"
+    assert len(model.alphas_) < 40 and model.train_loss_[-1] < model.train_loss_[0] - 0.1
+
+
+class _NoDerivative:
+    """The logistic loss, counting value queries; any derivative-like access fails."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, z):
+        self.calls += 1
+        return np.logaddexp(0.0, -np.asarray(z))
+
+    def derivative(self, z):
+        raise AssertionError("a derivative was called")
+
+    gradient = grad = prime = derivative
+
+
+def test_no_derivative_is_ever_called(tic_tac_toe):
+    X, y = tic_tac_toe
+    F = _NoDerivative()
+    model = SecBoostClassifier(F, n_estimators=20, random_state=0).fit(X, y)
+    assert model.stop_reason_ == "completed" and F.calls > 0
+    # a bare callable works as well and gives the same model as the loss object
+    bare = SecBoostClassifier(lambda z: np.logaddexp(0.0, -z), n_estimators=20).fit(X, y)
+    np.testing.assert_allclose(bare.decision_function(X), model.decision_function(X))
+
+
+def _first_order_boost(X, y_pm, T, line_search):
+    """A first-order booster for the logistic loss, weights -F'(yH) from the derivative, the
+    same stumps; alpha by exact line search, or by Solve_alpha's halving rule on F'."""
+    H, losses = np.zeros(len(y_pm)), [np.log(2.0)]
+    for _ in range(T):
+        w = special.expit(-y_pm * H)  # -F'(y H) > 0: labels never flip
+        stump = WeightedStump().fit(X, y_pm, sample_weight=w)
+        yh = y_pm * stump.decision_function(X)
+        if line_search:
+            alpha = optimize.minimize_scalar(
+                lambda a: np.mean(np.logaddexp(0, -(y_pm * H + a * yh))), bounds=(0, 10),
+                method="bounded", options={"xatol": 1e-10},
+            ).x
+        else:
+            eta, alpha = np.mean(w * yh), 1.0
+            while abs(np.mean(special.expit(-(y_pm * H + alpha * yh)) * yh) - eta) >= eta:
+                alpha /= 2
+        H = H + alpha * y_pm * yh
+        losses.append(np.mean(np.logaddexp(0, -y_pm * H)))
+    return np.array(losses), H
+
+
+def test_logistic_secboost_is_close_to_a_first_order_booster(tic_tac_toe):
+    X, y = tic_tac_toe
+    y_pm = np.where(y == 1, 1.0, -1.0)
+    T = 40
+    model = SecBoostClassifier("logistic", n_estimators=T, random_state=0).fit(X, y)
+    H = model.decision_function(X)
+    # the same booster with derivatives: same trajectory up to the secants' error
+    L_fo, H_fo = _first_order_boost(X, y_pm, T, line_search=False)
+    assert np.abs(model.train_loss_ - L_fo).max() < 0.02
+    assert np.mean((H >= 0) == (H_fo >= 0)) > 0.95
+    # Solve_alpha takes alpha in [alpha*/2, alpha*): between T/2 and T exact line-search rounds
+    L_ls, _ = _first_order_boost(X, y_pm, T, line_search=True)
+    assert L_ls[T] - 0.01 < model.train_loss_[-1] < L_ls[T // 2] + 0.01
+
+
+@pytest.mark.parametrize(
+    "params", [{"alpha_rule": "smoothness"}, {"offset_oracle": "convex"}], ids=str
+)
+def test_smoothness_rule_and_convex_oracle(tic_tac_toe, params):
+    X, y = tic_tac_toe
+    model = SecBoostClassifier("logistic", n_estimators=30, **params).fit(X, y)
+    assert model.stop_reason_ == "completed" and np.all(np.diff(model.train_loss_) < 0)
+    if params.get("alpha_rule") == "smoothness":  # Lemma 5.7: W2 = 2 beta, alpha from (9)
+        np.testing.assert_allclose(model.W2_, 0.5)
+        np.testing.assert_allclose(model.alphas_, model.edges_ / (2 * 2 * 0.5))
+
+
+# --- early stops and Assumption 5.1 ----------------------------------------------------------
+
+
+def _separable():
+    X = np.linspace(-1, 1, 40)[:, None]
+    return X, (X[:, 0] > 0).astype(int)
+
+
+def test_step_2_7_stops_when_all_weights_vanish():
+    X, y = _separable()
+    ramp = lambda z: np.clip(1.0 - z, 0.0, 2.0)  # noqa: E731 - flat for z >= 1
+    model = SecBoostClassifier(ramp, n_estimators=50).fit(X, y)
+    assert model.stop_reason_ == "step 2.7: all weights zero"
+    assert 0 < len(model.alphas_) < 50
+    assert model.train_loss_[-1] == 0.0 and model.score(X, y) == 1.0
+
+
+class _Sigmoid:
+    """$F(z) = 1 - \\tanh z$: concave for z < 0, with |F''| <= 0.77."""
+
+    beta = 0.77
+
+    def __call__(self, z):
+        return 1.0 - np.tanh(z)
+
+
+def test_step_2_5_stops_when_no_offset_fits():
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(60, 2))
+    y = (X[:, 0] + rng.normal(size=60) > 0).astype(int)  # noisy: some edges go negative
+    # a tiny epsilon leaves an OBI limit no secant over a concave stretch can meet
+    model = SecBoostClassifier(
+        _Sigmoid(), n_estimators=10, alpha_rule="smoothness", epsilon=1e-12
+    ).fit(X, y)
+    assert model.stop_reason_ == "step 2.5: empty offset set"
+    assert len(model.alphas_) == 1  # H_t is returned, with h_t in it
+    assert len(model.train_loss_) == 2
+
+
+def test_discontinuous_loss_without_alpha_stops():
+    X, y = _separable()
+    zero_one = lambda z: (z <= 0).astype(float)  # noqa: E731 - discontinuous at every edge 0
+    model = SecBoostClassifier(zero_one, n_estimators=5).fit(X, y)
+    assert model.stop_reason_ == "no alpha" and len(model.alphas_) == 0
+
+
+class _ZeroSomewhere(ClassifierMixin, BaseEstimator):
+    """A weak hypothesis that is zero on part of the sample."""
+
+    def fit(self, X, y, sample_weight=None):
+        self.classes_ = np.array([-1.0, 1.0])
+        return self
+
+    def decision_function(self, X):
+        return np.clip(np.round(2 * X[:, 0]), -1, 1)
+
+
+def test_zero_hypothesis_values_are_shifted_as_in_b2():
+    X, y = _separable()
+    model = SecBoostClassifier(estimator=_ZeroSomewhere(), n_estimators=3).fit(X, y)
+    assert all(s == 1e-3 for s in model.shifts_) and len(model.shifts_) == 3
+    h = _ZeroSomewhere().decision_function(X) + model.shifts_[0]
+    assert np.all(h != 0)
+    np.testing.assert_allclose(model.decision_function(X), sum(model.alphas_) * h)
+
+
+@pytest.mark.parametrize(
+    "params, name",
+    [({"v0": 0.0}, "v0"), ({"loss": "nope"}, "loss"), ({"n_estimators": -1}, "n_estimators"),
+     ({"loss": "spring", "alpha_rule": "smoothness"}, "smoothness"),
+     ({"loss": "spring", "offset_oracle": "convex"}, "convex"), ({"delta": 0}, "delta"),
+     ({"oo_precision": 1}, "oo_precision")],
+)
+def test_invalid_parameters(params, name):
+    X, y = _separable()
+    with pytest.raises(ValueError, match=name):
+        SecBoostClassifier(**params).fit(X, y)
