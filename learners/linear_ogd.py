@@ -77,7 +77,7 @@ class LinearOGDStack:
 
     def predict(self, x: dict) -> np.ndarray:
         """The $n$ points $\\Pi_K(\\Theta_i c + b_i)$, shape `(n, dim)`."""
-        return self.decision_set.project(self.raw(x))
+        return self.decision_set._project(self.raw(x))  # raw(x) is finite by construction
 
     def learn(self, x: dict, G) -> None:
         """One projected gradient step per copy on the linear loss $a \\mapsto \\langle g_i,
@@ -89,7 +89,7 @@ class LinearOGDStack:
             pad = np.zeros((self.n, self.decision_set.dim, len(new)))
             self._theta = np.concatenate([self._theta, pad], axis=2)
         z = self._raw(c)
-        d = z - self.decision_set.project(z)
+        d = z - self.decision_set._project(z)
         dist = np.linalg.norm(d, axis=1, keepdims=True)
         # gradient in z of the convex surrogate <g, z> + |g| Dist(z, K): equal to the loss on K,
         # an upper bound of <g, Pi_K z> outside it (the kappa = G extension of [^1], Def. 4)

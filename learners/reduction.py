@@ -145,7 +145,7 @@ class RegressorOCOStack:
         r = self._raw(x)
         if not np.all(np.isfinite(r)):
             raise ValueError("the regressor predicted a non-finite value")
-        return self.decision_set.project(r)
+        return self.decision_set._project(r)  # finite, checked just above
 
     def learn(self, x: dict, G) -> None:
         """Train copy $i$ toward the target $\\mu - g_i / \\lambda$; `G` has shape `(n, dim)`."""

@@ -63,16 +63,37 @@ class SoftmaxPolicyStack:
         self._theta = np.zeros((self.n, k, 0))  # (n, k, p) logit weights
         self._b = np.zeros((self.n, k))  # (n, k) logit biases
         self._t = 0  # steps taken
+        self._perm: dict = {}  # tuple of keys (in dict order) -> their columns, when all known
+
+    def _read(self, x: dict, grow: bool) -> tuple[np.ndarray, list]:
+        """`FeatureIndex.read`, with a fast path for dicts whose keys are all known columns
+        (the usual case on a stream): one `np.fromiter` and one finiteness check."""
+        perm = self._perm.get(tuple(x)) if isinstance(x, dict) else None
+        if perm is not None:
+            try:
+                v = np.fromiter(x.values(), dtype=np.float64, count=len(x))
+            except (TypeError, ValueError):
+                v = None
+            if v is not None and np.all(np.isfinite(v)):
+                c = np.zeros(len(self._index))
+                c[perm] = v
+                return c, []
+        c, new = self._index.read(x, grow=grow)  # validates and names the bad feature
+        if not new and len(self._perm) < 64:
+            columns = {k: i for i, k in enumerate(self._index.names)}
+            if all(k in columns for k in x):
+                self._perm[tuple(x)] = np.array([columns[k] for k in x], dtype=np.intp)
+        return c, new
 
     def predict(self, x: dict) -> np.ndarray:
         """The $n$ distributions $\\operatorname{softmax}(\\Theta_i c + b_i)$, shape `(n, k)`."""
-        c, _ = self._index.read(x, grow=False)
+        c, _ = self._read(x, grow=False)
         return _softmax(np.einsum("nkp,p->nk", self._theta, c) + self._b)
 
     def learn(self, x: dict, G) -> None:
         """One exponentiated-gradient step per copy on $a \\mapsto \\langle g_i, a\\rangle$;
         row $i$ of `G` (shape `(n, k)`) is $g_i$."""
-        c, new = self._index.read(x)
+        c, new = self._read(x, grow=True)
         G = check_targets(G, (self.n, self.decision_set.dim), "g")
         if new:
             self._index.add(new)

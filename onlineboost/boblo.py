@@ -101,7 +101,9 @@ class BoBLO(bandit.base.ContextualPolicy):
     step_size
         $\eta_i$, as for `BoOCO`.
     delta
-        $\delta$, as for `BoOCO`.
+        $\delta$, as for `BoOCO`. Here it also clips the estimate: the weak learners get
+        $(x - \Pi_K(x - \delta\tilde f_t))/\delta$, so the theory value (2 for N = 1, gamma = 0.5)
+        flattens most of the signal; 0.1 worked best in `benchmarks/bandit_compare.py`.
     kappa
         $\kappa$, as for `BoOCO` (`None`: running maximum of $\|\tilde f_t\|$).
     exploration

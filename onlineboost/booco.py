@@ -166,21 +166,23 @@ class _BoOCOCore(base.Base):
         if not np.all(np.isfinite(values)):
             raise ValueError("x must be finite (no NaN or inf feature values)")
 
-    def _weak_points(self, x: dict) -> np.ndarray:
+    def _weak_iterates(self, x: dict) -> np.ndarray:
+        """$x^1, \\dots, x^N$ as rows (steps 4-7) from the N weak predictions, in one product.
+
+        `learn_one` right after `predict_one` on an equal x reuses them (the weak learners have
+        not changed in between).
+        """
         cache = self._cache
         if cache is not None and cache[0] == x:
             return cache[1]
-        W = self._copies.predict(x)  # step 2, all N weak predictions at once: (N, d)
-        self._cache = (dict(x), W)
-        return W
-
-    def _iterates(self, W: np.ndarray) -> np.ndarray:
-        """$x^1, \\dots, x^N$ as rows, from the N weak predictions in one product."""
-        return self._mu + self._A @ (W - self._mu)
+        W = self._copies.predict(x)  # every W_i(c_t) at once: (N, d)
+        X = self._mu + self._A @ (W - self._mu)
+        self._cache = (dict(x), X)
+        return X
 
     def _action(self, x: dict) -> np.ndarray:
         self._check_x(x)
-        return self._K._project(self._iterates(self._weak_points(x))[-1])  # step 3
+        return self._K._project(self._weak_iterates(x)[-1])  # step 8: x_t = Pi_K(x^N)
 
     def _learn(self, x: dict, y) -> None:
         self._check_x(x)
@@ -188,8 +190,7 @@ class _BoOCOCore(base.Base):
         if isinstance(self._loss, losses_.Linear) and y.shape != (self._K.dim,):
             raise ValueError(f"y must be a cost vector of length {self._K.dim}, got {y.shape}")
         G_t = self._loss.lipschitz(self._K, y) if self.kappa is None else self._kappa
-        W = self._weak_points(x)
-        X = self._iterates(W)
+        X = self._weak_iterates(x)
         X_prev = np.vstack([self._mu, X[:-1]])  # x^0, ..., x^{N-1}
         if self.kappa is None:
             self._ext.kappa = self._kappa = max(self._kappa, G_t)
@@ -199,7 +200,7 @@ class _BoOCOCore(base.Base):
 
     def _staged_actions(self, x: dict) -> np.ndarray:
         self._check_x(x)
-        return self._K._project(self._iterates(self._weak_points(x)))
+        return self._K._project(self._weak_iterates(x))
 
     @property
     def parameters_in_use(self) -> dict:

@@ -102,6 +102,9 @@ class Squared(Loss):
         return (v + t * y) / (1.0 + t)
 
     def lipschitz(self, K, y) -> float:
+        if type(K) is sets.Interval and np.ndim(y) == 0:  # the common case, in plain floats
+            y = float(self._check_y(y))
+            return max(abs(float(K.lo) - y), abs(float(K.hi) - y))
         return _max_distance(K, self._check_y(y))
 
 
