@@ -261,3 +261,54 @@ def test_sigterm_checkpoints_and_continue_mode_resumes(tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "stdin", rest)
     assert cli.main(["run", "--resume", ck, "--resume-input", "continue"]) == 0
     assert (tmp_path / "out").read_bytes() == (tmp_path / "ref").read_bytes()
+
+
+def test_boblo_runs_the_bandit_stream(tmp_path):
+    """`--policy boblo` (Hazan & Singh's Algorithm 2) takes N, gamma, the weak learner and the
+    policy parameters from the config; its answers are those of BoBLO driven by hand, and a
+    reward outside [0, 1] is answered, refused by the policy and set aside."""
+    from river import preprocessing
+
+    from learners import SoftmaxPolicy
+    from onlineboost import BoBLO
+
+    rng = np.random.default_rng(4)
+    rows = []
+    for t in range(600):
+        c = rng.normal(size=2)
+        best = int(np.argmax([c[0], c[1], 0.3]))
+        rewards = {arm: float(rng.random() < (0.9 if k == best else 0.1))
+                   for k, arm in enumerate("abc")}
+        if t == 50:  # out of [0, 1], whichever arm is pulled
+            rewards = {"a": 2.0, "b": -1.0, "c": 1.5}
+        rows.append({"u": float(c[0]), "v": float(c[1]), **rewards})
+    with open(tmp_path / "in.jsonl", "w") as f:
+        f.writelines(json.dumps(r) + "\n" for r in rows)
+    (tmp_path / "run.toml").write_text(
+        '[data]\nrewards = ["a", "b", "c"]\n'
+        '[model]\npolicy = "boblo"\nlearner = "softmax"\nn_learners = 3\ngamma = 1.0\n'
+        'step_size = 0.5\ndelta = 0.1\nseed = 3\nscale = true\n'
+        '[model.learner_params]\nlr = 0.05\n'
+        '[model.policy_params]\nestimator = "ips"\nexploration = 0.05\nbaseline = 0.5\n')
+    assert cli.main(["run", str(tmp_path / "in.jsonl"), "--config", str(tmp_path / "run.toml"),
+                     "-o", str(tmp_path / "arms"), "--rejects", str(tmp_path / "rej"),
+                     "--report-every", "0"]) == 0
+    arms = [a[1] for a in _answers(tmp_path / "arms")]
+    policy = BoBLO(SoftmaxPolicy(lr=0.05), n_learners=3, gamma=1.0, step_size=0.5, delta=0.1,
+                   seed=3, estimator="ips", exploration=0.05, baseline=0.5,
+                   transformer=preprocessing.StandardScaler())
+    expected, refused = [], []
+    for line, r in enumerate(rows, start=1):
+        context = {"u": r["u"], "v": r["v"]}
+        arm = policy.pull(["a", "b", "c"], context)
+        expected.append(arm)
+        try:
+            policy.update(arm, context, r[arm])
+        except ValueError:
+            refused.append(line)
+    assert arms == expected
+    rejects = [json.loads(line) for line in open(tmp_path / "rej")]
+    assert [r["line"] for r in rejects] == refused == [51]
+    assert all("refused to learn (answered)" in r["reason"] for r in rejects)
+    reward = np.mean([r[a] for r, a in zip(rows[300:], arms[300:])])
+    assert reward > 0.55  # uniform play earns (0.9 + 0.1 + 0.1) / 3 = 0.37
