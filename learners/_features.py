@@ -42,6 +42,13 @@ class FeatureIndex:
         self._columns: dict = {}
         self._last = ((), np.zeros(0, dtype=np.intp))  # (keys, columns) of the last full read
 
+    def __getstate__(self):  # the read cache is derived, not state: a pickle leaves it out
+        return {"_columns": self._columns}
+
+    def __setstate__(self, state):
+        self.__init__()
+        self._columns = state["_columns"]
+
     def __len__(self) -> int:
         return len(self._columns)
 

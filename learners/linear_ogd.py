@@ -68,7 +68,7 @@ class LinearOGDStack:
         self._t = 0  # steps taken
 
     def _raw(self, c: np.ndarray) -> np.ndarray:
-        return np.einsum("ndp,p->nd", self._theta, c) + self._b  # z = Theta c + b
+        return self._theta @ c + self._b  # z = Theta c + b, (n, dim)
 
     def raw(self, x: dict) -> np.ndarray:
         """The $n$ unprojected points $z_i = \\Theta_i c + b_i$, shape `(n, dim)`."""
@@ -90,11 +90,12 @@ class LinearOGDStack:
             self._theta = np.concatenate([self._theta, pad], axis=2)
         z = self._raw(c)
         d = z - self.decision_set._project(z)
-        dist = np.linalg.norm(d, axis=1, keepdims=True)
+        dist = np.sqrt(np.einsum("nd,nd->n", d, d))[:, None] if d.shape[1] > 1 else np.abs(d)
         # gradient in z of the convex surrogate <g, z> + |g| Dist(z, K): equal to the loss on K,
         # an upper bound of <g, Pi_K z> outside it (the kappa = G extension of [^1], Def. 4)
         outward = np.where(dist > self._tol, d / np.maximum(dist, self._tol), 0.0)
-        grad_z = G + np.linalg.norm(G, axis=1, keepdims=True) * outward
+        norm_g = np.sqrt((G * G).sum(axis=1, keepdims=True))
+        grad_z = G + norm_g * outward
         self._t += 1
         eta_t = self.lr / math.sqrt(self._t) if self.decay == "sqrt" else self.lr
         self._theta -= eta_t * grad_z[:, :, None] * c[None, None, :]

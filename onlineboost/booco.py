@@ -163,7 +163,7 @@ class _BoOCOCore(base.Base):
             values = np.fromiter(x.values(), dtype=np.float64, count=len(x))
         except (TypeError, ValueError) as e:
             raise ValueError(f"x must map feature names to numbers: {e}") from None
-        if not np.all(np.isfinite(values)):
+        if not np.isfinite(values).all():
             raise ValueError("x must be finite (no NaN or inf feature values)")
 
     def _weak_iterates(self, x: dict) -> np.ndarray:

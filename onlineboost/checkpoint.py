@@ -153,6 +153,8 @@ def same_state(a, b, _seen=None) -> bool:
         return len(a) == len(b) and all(same_state(u, v, seen) for u, v in zip(a, b))
     if isinstance(a, (set, frozenset)):
         return a == b
+    if type(a).__getstate__ is not object.__getstate__ and isinstance(a.__getstate__(), dict):
+        return same_state(a.__getstate__(), b.__getstate__(), seen)  # what pickle keeps
     if hasattr(a, "__dict__") or hasattr(a, "__slots__"):
         return same_state(_attributes(a), _attributes(b), seen)
     if callable(a) or isinstance(a, type):
