@@ -1,6 +1,7 @@
 """BoBLO against river's bandit policies and Vowpal Wabbit on contextual bandit streams.
 
-Run: `python -m benchmarks.bandit_compare` (`--quick` for a smoke run, `--seeds`, `--jobs`).
+Run: `python -m benchmarks.bandit_compare` (`--quick` for a smoke run, `--seeds`, `--jobs`;
+`--scheduler ADDRESS` or `--backend dask|ray` to run the grid on a cluster: same rewards).
 Writes the `bandits` section of BENCHMARKS.md. Every policy sees contexts standardised online
 (river `StandardScaler`, held by BoBLO, or applied by
 `evaluate.bandit(transformer=...)`); the metric is the
@@ -29,6 +30,7 @@ from sklearn.datasets import load_digits
 from benchmarks import report
 from learners import SoftmaxPolicy
 from onlineboost import BoBLO, evaluate
+from onlineboost.backends import engine, is_distributed
 from streams import ClassificationBandit, LinearBandit
 
 DATASETS = {
@@ -177,7 +179,18 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--render", action="store_true")
     parser.add_argument("--only", default=None, help="re-measure this policy only")
+    parser.add_argument("--backend", choices=["loky", "threading", "dask", "ray"], default=None,
+                        help="where the grid runs (default: local processes)")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="Dask scheduler (or Ray head with --backend ray)")
     args = parser.parse_args(argv)
+    if is_distributed(args.backend, args.scheduler):
+        args.jobs = -1  # every worker of the cluster
+    with engine(args.backend, args.scheduler, n_workers=2):
+        _main(args)
+
+
+def _main(args):
     global LINUCB
     datas = list(DATASETS)
     n_rounds = 300 if args.quick else None

@@ -157,12 +157,14 @@ def same_state(a, b, _seen=None) -> bool:
         return same_state(a.__getstate__(), b.__getstate__(), seen)  # what pickle keeps
     if hasattr(a, "__dict__") or hasattr(a, "__slots__"):
         return same_state(_attributes(a), _attributes(b), seen)
-    if hasattr(a, "__getstate__") and hasattr(a, "__reduce__"):  # extension types, e.g.
-        try:  # scikit-learn's Cython Tree: compare what pickle would store
-            return same_state(a.__getstate__(), b.__getstate__(), seen)
-        except TypeError:
-            pass
-    return a == b
+    if callable(a) or isinstance(a, type):
+        return a == b
+    try:  # an extension type (e.g. scikit-learn's Cython Tree): compare what pickle would save
+        ra, rb = a.__reduce_ex__(pickle.HIGHEST_PROTOCOL), b.__reduce_ex__(
+            pickle.HIGHEST_PROTOCOL)
+    except (TypeError, pickle.PicklingError):
+        return a == b
+    return same_state(ra, rb, seen)
 
 
 def _attributes(obj) -> dict:

@@ -74,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     from . import run, runconfig
 
     r = sub.add_parser("run", help="a model on a live stream, with checkpoints",
-                       description=run.__doc__.split("\n\n")[0].strip("r\"` "))
+                       description="A model on a live stream: answer each record, then "
+                                   "learn from it; checkpoint and resume exactly once.")
     runconfig.add_arguments(r)
     r.set_defaults(func=run.command)
     return parser

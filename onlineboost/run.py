@@ -274,7 +274,10 @@ class Run:
         parser, st = self.state["parser"], self.state
         if raw is not None and not raw.strip():
             return
-        if raw is not None and parser.needs_header:
+        if raw is None and parser.needs_header:
+            raise RunError(f"line {number}: the CSV header is longer than "
+                           f"{self.reader.max_line_bytes} bytes")
+        if parser.needs_header:
             try:
                 parser.read_header(raw)
             except RecordError as e:

@@ -1,8 +1,9 @@
 """Every online estimator, pickled mid-stream and loaded, then answers exactly as the original
 does for the rest of the stream (what a checkpoint of `onlineboost run` relies on).
 
-Estimators are found as in `test_estimators.py`: every river estimator in `onlineboost.__all__`
-and `learners.__all__` with `_unit_test_params`, so estimators added later are covered."""
+Estimators are found as in `test_estimators.py`: every river estimator (and bandit policy) in
+`onlineboost.__all__` and `learners.__all__` with `_unit_test_params`, so estimators added
+later are covered."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ def _estimators():
     for module in (onlineboost, learners):
         for name in module.__all__:
             cls = getattr(module, name)
-            if (inspect.isclass(cls) and issubclass(cls, base.Estimator)
-                    and "_unit_test_params" in cls.__dict__):
+            online = inspect.isclass(cls) and (issubclass(cls, base.Estimator)
+                                               or hasattr(cls, "pull"))  # bandit policies
+            if online and "_unit_test_params" in cls.__dict__:
                 for i, params in enumerate(cls._unit_test_params()):
                     yield pytest.param(cls, params, id=f"{name}-{i}")
 

@@ -3,6 +3,7 @@ the model, answers leave before the model learns (on a live pipe), configs, band
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import select
@@ -222,3 +223,92 @@ def test_unknown_config_keys_are_named(tmp_path):
         runconfig.load_config(str(tmp_path / "c.json"))
     with pytest.raises(records.RecordError, match="lacks"):
         records.RecordParser("csv", target="y").read_header(b"a,b\n")
+
+
+def test_sigterm_checkpoints_and_continue_mode_resumes(tmp_path, monkeypatch):
+    """SIGTERM while waiting on a live pipe: the run checkpoints what it answered and exits 143;
+    resuming with `--resume-input continue` on the rest of the stream answers exactly the
+    records an uninterrupted run would."""
+    import signal
+    import time
+
+    records_ = [json.dumps({"u": i / 10, "y": np.sin(i / 10)}).encode() + b"\n"
+                for i in range(40)]
+    (tmp_path / "all.jsonl").write_bytes(b"".join(records_))
+    assert cli.main(["run", str(tmp_path / "all.jsonl"), "--target", "y", "--learner", "ridge",
+                     "-o", str(tmp_path / "ref"), "--report-every", "0"]) == 0
+    ck = str(tmp_path / "ck")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "onlineboost.cli", "run", "--format", "jsonl", "--target", "y",
+         "--learner", "ridge", "-o", str(tmp_path / "out"), "--checkpoint", ck,
+         "--checkpoint-every", "1000", "--report-every", "0"],
+        stdin=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
+    try:
+        proc.stdin.write(b"".join(records_[:25]))
+        proc.stdin.flush()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # all 25 answered: now it waits for input
+            if (tmp_path / "out").exists() and (tmp_path / "out").read_bytes().count(b"\n") == 25:
+                break
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+        assert b"done: records=25" in proc.stderr.read()
+    finally:
+        proc.kill()
+        proc.wait()
+    rest = io.TextIOWrapper(io.BytesIO(b"".join(records_[25:])))
+    monkeypatch.setattr(sys, "stdin", rest)
+    assert cli.main(["run", "--resume", ck, "--resume-input", "continue"]) == 0
+    assert (tmp_path / "out").read_bytes() == (tmp_path / "ref").read_bytes()
+
+
+def test_boblo_runs_the_bandit_stream(tmp_path):
+    """`--policy boblo` (Hazan & Singh's Algorithm 2) takes N, gamma, the weak learner and the
+    policy parameters from the config; its answers are those of BoBLO driven by hand, and a
+    reward outside [0, 1] is answered, refused by the policy and set aside."""
+    from river import preprocessing
+
+    from learners import SoftmaxPolicy
+    from onlineboost import BoBLO
+
+    rng = np.random.default_rng(4)
+    rows = []
+    for t in range(600):
+        c = rng.normal(size=2)
+        best = int(np.argmax([c[0], c[1], 0.3]))
+        rewards = {arm: float(rng.random() < (0.9 if k == best else 0.1))
+                   for k, arm in enumerate("abc")}
+        if t == 50:  # out of [0, 1], whichever arm is pulled
+            rewards = {"a": 2.0, "b": -1.0, "c": 1.5}
+        rows.append({"u": float(c[0]), "v": float(c[1]), **rewards})
+    with open(tmp_path / "in.jsonl", "w") as f:
+        f.writelines(json.dumps(r) + "\n" for r in rows)
+    (tmp_path / "run.toml").write_text(
+        '[data]\nrewards = ["a", "b", "c"]\n'
+        '[model]\npolicy = "boblo"\nlearner = "softmax"\nn_learners = 3\ngamma = 1.0\n'
+        'step_size = 0.5\ndelta = 0.1\nseed = 3\nscale = true\n'
+        '[model.learner_params]\nlr = 0.05\n'
+        '[model.policy_params]\nestimator = "ips"\nexploration = 0.05\nbaseline = 0.5\n')
+    assert cli.main(["run", str(tmp_path / "in.jsonl"), "--config", str(tmp_path / "run.toml"),
+                     "-o", str(tmp_path / "arms"), "--rejects", str(tmp_path / "rej"),
+                     "--report-every", "0"]) == 0
+    arms = [a[1] for a in _answers(tmp_path / "arms")]
+    policy = BoBLO(SoftmaxPolicy(lr=0.05), n_learners=3, gamma=1.0, step_size=0.5, delta=0.1,
+                   seed=3, estimator="ips", exploration=0.05, baseline=0.5,
+                   transformer=preprocessing.StandardScaler())
+    expected, refused = [], []
+    for line, r in enumerate(rows, start=1):
+        context = {"u": r["u"], "v": r["v"]}
+        arm = policy.pull(["a", "b", "c"], context)
+        expected.append(arm)
+        try:
+            policy.update(arm, context, r[arm])
+        except ValueError:
+            refused.append(line)
+    assert arms == expected
+    rejects = [json.loads(line) for line in open(tmp_path / "rej")]
+    assert [r["line"] for r in rejects] == refused == [51]
+    assert all("refused to learn (answered)" in r["reason"] for r in rejects)
+    reward = np.mean([r[a] for r, a in zip(rows[300:], arms[300:])])
+    assert reward > 0.55  # uniform play earns (0.9 + 0.1 + 0.1) / 3 = 0.37
