@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from .linear_ogd import LinearOGD, LinearOGDStack
 from .mlp import MLPStack, TinyMLP
-from .refit import RefitRegressor, RefitStack
 from .recipes import paper_weak_learners
 from .reduction import RegressorOCO, RegressorOCOStack
+from .refit import RefitRegressor, RefitStack
 from .ridge import OnlineRidge, RidgeStack
-from .stump import OnlineStump, StumpStack, warmup_thresholds
 from .small_tree import SmallTree
 from .softmax_policy import SoftmaxPolicy, SoftmaxPolicyStack
+from .stump import OnlineStump, StumpStack, warmup_thresholds
 from .weighted_stump import WeightedStump
 
 __all__ = [

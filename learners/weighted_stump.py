@@ -59,7 +59,6 @@ class WeightedStump(ClassifierMixin, BaseEstimator):
                 f"got {len(self.classes_)}"
             )
         y_pm = np.where(y_idx == 1, 1.0, -1.0)
-        n = X.shape[0]
         w = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
         if not np.all(np.isfinite(w)) or w.sum() <= 0:
             raise ValueError("sample_weight must be finite and not all zero")

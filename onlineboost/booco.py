@@ -3,7 +3,8 @@ r"""BoOCO: boosting for online convex optimisation (Hazan & Singh 2021, Algorith
 Each round, N copies $W_1, \dots, W_N$ of a weak online learner propose points of K; BoOCO chains
 them Frank–Wolfe style with the $1/\gamma$ rescaling about the centroid $\mu$ of K,
 
-$$x^0 = \mu, \qquad x^i = (1 - \eta_i)\, x^{i-1} + \eta_i \mu + \frac{\eta_i}{\gamma}\,(W_i(c_t) - \mu),$$
+$$x^0 = \mu, \qquad
+  x^i = (1 - \eta_i)\, x^{i-1} + \eta_i \mu + \frac{\eta_i}{\gamma}\,(W_i(c_t) - \mu),$$
 
 plays $x_t = \Pi_K(x^N)$, and then trains copy $i$ on the linear loss
 $a \mapsto \langle \nabla \hat f_t(x^{i-1}), a \rangle$ of the extended loss

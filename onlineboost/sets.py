@@ -126,8 +126,8 @@ def projection_capped_simplex(x: np.ndarray, cap: float, scale: float = 1.0) -> 
     active = (x - tau > 0) & (x - tau < cap)
     saturated = x - tau >= cap
     n = active.sum(axis=-1, keepdims=True)
-    exact = (np.where(active, x, 0.0).sum(-1, keepdims=True) + cap * saturated.sum(-1, keepdims=True)
-             - scale) / np.maximum(n, 1)
+    free_sum = np.where(active, x, 0.0).sum(-1, keepdims=True)
+    exact = (free_sum + cap * saturated.sum(-1, keepdims=True) - scale) / np.maximum(n, 1)
     tau = np.where(n > 0, exact, b_k)  # ... on which g(tau) = scale is linear and solved exactly
     return _polish(x, np.clip(x - tau, 0.0, cap), scale, cap)
 

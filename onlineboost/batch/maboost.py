@@ -16,7 +16,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from onlineboost import mirror
 
-__all__ = ["MABoostClassifier", "MadaBoostClassifier", "SparseBoostClassifier"]
+__all__ = ["MABoostClassifier"]  # the presets live in maboost_presets
 
 _REGULARISERS = {"entropy": mirror.NegativeEntropy, "quadratic": mirror.Quadratic}
 

@@ -90,12 +90,9 @@ def test_projection_agrees_with_scipy(K):
 def test_ties_and_single_points():
     # all-equal input: the projection onto the simplex is the uniform vector
     np.testing.assert_allclose(sets.projection_simplex(np.full(7, 3.3)), np.full(7, 1 / 7))
-    np.testing.assert_allclose(
-        sets.projection_capped_simplex(np.array([5.0, 5.0, 5.0, 0.0]), cap=0.4), np.r_[[1 / 3] * 3, 0]
-    )
-    np.testing.assert_allclose(
-        sets.projection_capped_simplex(np.array([5.0, 5.0, 5.0, 0.0]), cap=0.3), [0.3, 0.3, 0.3, 0.1]
-    )
+    x = np.array([5.0, 5.0, 5.0, 0.0])
+    np.testing.assert_allclose(sets.projection_capped_simplex(x, cap=0.4), np.r_[[1 / 3] * 3, 0])
+    np.testing.assert_allclose(sets.projection_capped_simplex(x, cap=0.3), [0.3, 0.3, 0.3, 0.1])
     # a scalar on an interval stays a scalar
     assert sets.Interval(0, 1).project(2.0).shape == ()
 

@@ -83,7 +83,7 @@ def test_convex_obi_is_the_bregman_divergence_of_lemma_b5():
 def _oo_simple_literal(F, e_t, e_prev, Z):
     """Algorithm 4, transcribed line by line (scalar do-while loop)."""
     delta = (e_prev - e_t) / Z
-    z_c, i = e_t + delta, 0
+    z_c, i, s_star, z_star = e_t + delta, 0, None, None
     while True:
         s_c = (F(z_c) - F(e_t)) / (z_c - e_t)
         if i == 0 or (delta > 0 and s_c < s_star) or (delta < 0 and s_c > s_star):
