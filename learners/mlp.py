@@ -7,9 +7,9 @@ import math
 import numbers
 
 import numpy as np
-from river import base
 
 from ._features import FeatureIndex, check_stack, check_targets
+from ._single import OneCopyRegressor
 
 __all__ = ["MLPStack", "TinyMLP"]
 
@@ -74,7 +74,7 @@ class MLPStack:
         self._b -= self.lr * delta
 
 
-class TinyMLP(base.Regressor):
+class TinyMLP(OneCopyRegressor):
     r"""The paper's "tiny MLP": one hidden tanh unit, trained by online gradient descent.
 
     $$f(x) = a \tanh(w \cdot x + b) + c, \qquad
@@ -119,12 +119,6 @@ class TinyMLP(base.Regressor):
     def _unit_test_params(cls):
         yield {"seed": 1}
         yield {"lr": 0.001, "seed": 2}
-
-    def learn_one(self, x: dict, y: float) -> None:
-        self._stack.learn(x, check_targets(y, (1,), "y"))
-
-    def predict_one(self, x: dict) -> float:
-        return float(self._stack.predict(x)[0])
 
     def stack(self, n: int, seeds: list | None = None) -> MLPStack:
         """$n$ fresh copies; copy $i$ is `self.clone({"seed": seeds[i]})` (all `self.seed`

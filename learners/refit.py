@@ -6,9 +6,9 @@ import numbers
 
 import numpy as np
 import sklearn.base
-from river import base
 
 from ._features import FeatureIndex, check_stack, check_targets
+from ._single import OneCopyRegressor
 
 __all__ = ["RefitRegressor", "RefitStack"]
 
@@ -109,7 +109,7 @@ class RefitStack:
         self.n_fits += 1
 
 
-class RefitRegressor(base.Regressor):
+class RefitRegressor(OneCopyRegressor):
     r"""A scikit-learn regressor made online by refitting it on the samples seen so far.
 
     After sample $t$ the estimator is refitted on all stored samples when $t$ reaches the
@@ -167,12 +167,6 @@ class RefitRegressor(base.Regressor):
 
         yield {"estimator": DecisionTreeRegressor(max_depth=1), "seed": 0}
         yield {"estimator": Ridge(), "every": 10, "window": 50}
-
-    def learn_one(self, x: dict, y: float) -> None:
-        self._stack.learn(x, check_targets(y, (1,), "y"))
-
-    def predict_one(self, x: dict) -> float:
-        return float(self._stack.predict(x)[0])
 
     def stack(self, n: int, seeds: list | None = None) -> RefitStack:
         """$n$ fresh copies sharing the stored rows; copy $i$ is

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from river import base
 
 from ._features import FeatureIndex, check_stack, check_targets
+from ._single import OneCopyRegressor
 
 __all__ = ["OnlineRidge", "RidgeStack"]
 
@@ -84,7 +84,7 @@ class RidgeStack:
         self._P = 0.5 * (P + P.T)  # keep P exactly symmetric against rounding drift
 
 
-class OnlineRidge(base.Regressor):
+class OnlineRidge(OneCopyRegressor):
     r"""Ridge regression updated exactly, one sample at a time (recursive least squares).
 
     After $t$ samples the weights equal the batch ridge solution
@@ -130,12 +130,6 @@ class OnlineRidge(base.Regressor):
     def _unit_test_params(cls):
         yield {"alpha": 1.0}
         yield {"alpha": 0.1, "intercept": False}
-
-    def learn_one(self, x: dict, y: float) -> None:
-        self._stack.learn(x, check_targets(y, (1,), "y"))
-
-    def predict_one(self, x: dict) -> float:
-        return float(self._stack.predict(x)[0])
 
     def stack(self, n: int, seeds: list | None = None) -> RidgeStack:
         """$n$ fresh copies sharing one inverse covariance (`seeds` ignored: not random)."""

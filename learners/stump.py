@@ -5,9 +5,9 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from river import base
 
 from ._features import FeatureIndex, check_stack, check_targets
+from ._single import OneCopyRegressor
 
 __all__ = ["OnlineStump", "StumpStack", "warmup_thresholds"]
 
@@ -160,7 +160,7 @@ class StumpStack:
         self._right = s_right[rows, j, k] / n_right[j, k]
 
 
-class OnlineStump(base.Regressor):
+class OnlineStump(OneCopyRegressor):
     r"""Online regression stump: $f(x) = m_L$ if $x_j \le \theta$ else $m_R$, re-chosen every
     step among streaming candidate thresholds.
 
@@ -212,12 +212,6 @@ class OnlineStump(base.Regressor):
     def _unit_test_params(cls):
         yield {}
         yield {"n_bins": 4, "warmup": 5}
-
-    def learn_one(self, x: dict, y: float) -> None:
-        self._stack.learn(x, check_targets(y, (1,), "y"))
-
-    def predict_one(self, x: dict) -> float:
-        return float(self._stack.predict(x)[0])
 
     def stack(self, n: int, seeds: list | None = None) -> StumpStack:
         """$n$ fresh copies sharing the bin counts (`seeds` ignored: not random)."""
