@@ -234,7 +234,15 @@ class MirrorDescent(base.Base):
         R = self.regulariser
         if self.pre_constraint is None:
             return R.project_dual(theta, self.constraint)
-        return R.project(R.project_dual(theta, self.pre_constraint), self.constraint)
+        C = self.pre_constraint
+        if isinstance(R, NegativeEntropy) and isinstance(C, Box):
+            # Stay in the log domain: the KL projection onto a box clips log z to
+            # [log lo, log hi], and the box image may underflow to all zeros in the primal.
+            with np.errstate(divide="ignore"):
+                log_lo, log_hi = np.log(C.lo), np.log(C.hi)
+            log_box = np.clip(np.asarray(theta, dtype=np.float64) - 1.0, log_lo, log_hi)
+            return R.project_dual(log_box + 1.0, self.constraint)
+        return R.project(R.project_dual(theta, C), self.constraint)
 
     def init(self, n: int) -> MirrorDescentState:
         if not (isinstance(n, (int, np.integer)) and n >= 1):
