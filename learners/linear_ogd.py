@@ -112,9 +112,13 @@ class LinearOGDStack:
             c, new = self._index.read(x)
             z = None
         K = self.decision_set
-        if not (type(G) is np.ndarray and G.dtype == np.float64 and G.shape == (self.n, K.dim)
-                and math.isfinite(np.add.reduce(G, axis=None))):
-            G = check_targets(G, (self.n, K.dim), "g")
+        shape = (self.n, K.dim)
+        if type(G) is np.ndarray and G.dtype == np.float64 and G.shape == shape:
+            # a finite sum means finite entries (an overflowing sum falls through to the check)
+            if not math.isfinite(np.add.reduce(G, axis=None)):
+                G = check_targets(G, shape, "g")
+        else:
+            G = check_targets(G, shape, "g")
         self._cache = None
         if new:
             self._index.add(new)

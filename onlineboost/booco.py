@@ -139,6 +139,7 @@ class _BoOCOCore(base.Base):
         # squared loss on an interval: steps 4-11 in plain floats (scalar y, scalar prox)
         self._scalar_squared = self._interval is not None and type(self._loss) is losses_.Squared
         self._scale = self._grad_scale[:, 0].tolist()
+        self._mu_zero = not np.any(self._mu)  # K centred at 0 (as the paper assumes): z^i = x^i
 
     def _default_set(self):
         return sets.Interval(-1.0, 1.0)
@@ -197,7 +198,7 @@ class _BoOCOCore(base.Base):
             self._check_x(x)
         W = self._copies.predict(x)  # every W_i(c_t) at once: (N, d)
         mu = self._mu
-        Z = mu + self._A2 @ (W - mu)
+        Z = self._A2 @ W if self._mu_zero else mu + self._A2 @ (W - mu)
         self._cache = (dict(x), Z)
         return Z
 
