@@ -104,7 +104,8 @@ class FeatureIndex:
         except (TypeError, ValueError):
             return None  # the slow path names the offending key
         # a finite sum means finite entries (an overflowing sum falls through to the exact check)
-        if not math.isfinite(np.add.reduce(values)) and not np.isfinite(values).all():
+        total = sum(values.tolist()) if len(keys) <= 64 else np.add.reduce(values)
+        if not math.isfinite(total) and not np.isfinite(values).all():
             return None
         self._last = (keys, idx, order, n_cols)
         if order is not None and n_cols == len(self._columns):

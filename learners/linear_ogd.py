@@ -100,7 +100,10 @@ class LinearOGDStack:
 
     def predict(self, x: dict) -> np.ndarray:
         """The $n$ points $\\Pi_K(\\Theta_i c + b_i)$, shape `(n, dim)`."""
-        return self.decision_set._project(self._forward(x))  # finite by construction
+        z = self._forward(x)  # finite by construction
+        if self._interval is not None:  # clipping to float bounds is cheaper than to arrays
+            return np.minimum(np.maximum(z, self._interval[0]), self._interval[1])
+        return self.decision_set._project(z)
 
     def learn(self, x: dict, G) -> None:
         """One projected gradient step per copy on the linear loss $a \\mapsto \\langle g_i,
@@ -113,11 +116,11 @@ class LinearOGDStack:
             z = None
         K = self.decision_set
         shape = (self.n, K.dim)
-        if type(G) is np.ndarray and G.dtype == np.float64 and G.shape == shape:
-            # a finite sum means finite entries (an overflowing sum falls through to the check)
-            if not math.isfinite(np.add.reduce(G, axis=None)):
-                G = check_targets(G, shape, "g")
-        else:
+        if not (type(G) is np.ndarray and G.dtype == np.float64 and G.shape == shape):
+            G = check_targets(G, shape, "g")
+        # a finite sum means finite entries (an overflowing sum falls through to the check)
+        elif not math.isfinite(sum(G.ravel().tolist()) if self._interval is not None
+                               else np.add.reduce(G, axis=None)):
             G = check_targets(G, shape, "g")
         self._cache = None
         if new:

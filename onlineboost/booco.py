@@ -339,7 +339,7 @@ class BoOCO(_BoOCOCore, base.Regressor):
         return self._action(x)
 
     def learn_one(self, x: dict, y, **kwargs) -> None:
-        if isinstance(y, numbers.Real) and not isinstance(y, bool):
+        if type(y) is not float and isinstance(y, numbers.Real) and not isinstance(y, bool):
             y = float(y)
         self._learn(x, y)
 
