@@ -40,7 +40,8 @@ class FeatureIndex:
 
     def __init__(self):
         self._columns: dict = {}
-        self._last = ((), np.zeros(0, dtype=np.intp))  # (keys, columns) of the last full read
+        # (keys, columns, gather order or None, column count) of the last full read
+        self._last = ((), np.zeros(0, dtype=np.intp), None, 0)
 
     def __getstate__(self):  # the read cache is derived, not state: a pickle leaves it out
         return {"_columns": self._columns}
@@ -89,19 +90,26 @@ class FeatureIndex:
     def _read_known(self, x: dict):
         """Hot path: every key known and every value a finite number, in one array pass."""
         keys = tuple(x)
-        last_keys, idx = self._last
+        last_keys, idx, order, n_cols = self._last
         if keys != last_keys:
             try:
                 idx = np.fromiter((self._columns[k] for k in keys), dtype=np.intp, count=len(keys))
             except KeyError:
                 return None
+            # keys covering every column: the vector is the values reordered (one gather)
+            order = np.argsort(idx) if len(keys) == len(self._columns) else None
+            n_cols = len(self._columns)
         try:
             values = np.fromiter(x.values(), dtype=np.float64, count=len(keys))
         except (TypeError, ValueError):
             return None  # the slow path names the offending key
-        if not np.isfinite(values).all():
+        # a finite sum means finite entries (an overflowing sum falls through to the exact check)
+        total = sum(values.tolist()) if len(keys) <= 64 else np.add.reduce(values)
+        if not math.isfinite(total) and not np.isfinite(values).all():
             return None
-        self._last = (keys, idx)
+        self._last = (keys, idx, order, n_cols)
+        if order is not None and n_cols == len(self._columns):
+            return values[order]
         vector = np.zeros(len(self._columns))
         vector[idx] = values
         return vector

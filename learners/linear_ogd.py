@@ -66,40 +66,91 @@ class LinearOGDStack:
         self._theta = np.zeros((self.n, K.dim, 0))  # (n, dim, p)
         self._b = np.tile(self._mu, (self.n, 1))  # (n, dim)
         self._t = 0  # steps taken
+        self._cache = None  # (x, c, z) of the last forward pass, until the next step
+        self._interval = ((float(K._lo[0]), float(K._hi[0]))
+                          if isinstance(K, sets.Box) and K.dim == 1 else None)
+
+    #: `predict` and `learn` validate x (a dict of finite numbers, else `ValueError` naming
+    #: `x`) before any state changes, so a caller need not check it again
+    validates_x = True
+
+    def __getstate__(self):  # the forward cache is derived, not state: a pickle leaves it out
+        state = self.__dict__.copy()
+        state["_cache"] = None
+        return state
 
     def _raw(self, c: np.ndarray) -> np.ndarray:
         return self._theta @ c + self._b  # z = Theta c + b, (n, dim)
 
+    def _forward(self, x: dict) -> np.ndarray:
+        """z for x over the known columns; kept, with c, for a `learn` on an equal x next."""
+        cache = self._cache
+        if cache is not None and cache[0] == x:
+            return cache[2]
+        c, new = self._index.read(x)  # does not change the index
+        if new:  # unseen features count as 0
+            return self._raw(c[: len(self._index)])
+        z = self._raw(c)
+        self._cache = (dict(x), c, z)
+        return z
+
     def raw(self, x: dict) -> np.ndarray:
         """The $n$ unprojected points $z_i = \\Theta_i c + b_i$, shape `(n, dim)`."""
-        c, _ = self._index.read(x, grow=False)
-        return self._raw(c)
+        return self._forward(x).copy()
 
     def predict(self, x: dict) -> np.ndarray:
         """The $n$ points $\\Pi_K(\\Theta_i c + b_i)$, shape `(n, dim)`."""
-        return self.decision_set._project(self.raw(x))  # raw(x) is finite by construction
+        z = self._forward(x)  # finite by construction
+        if self._interval is not None:  # clipping to float bounds is cheaper than to arrays
+            return np.minimum(np.maximum(z, self._interval[0]), self._interval[1])
+        return self.decision_set._project(z)
 
     def learn(self, x: dict, G) -> None:
         """One projected gradient step per copy on the linear loss $a \\mapsto \\langle g_i,
         a\\rangle$; row $i$ of `G` (shape `(n, dim)`) is $g_i$."""
-        c, new = self._index.read(x)
-        G = check_targets(G, (self.n, self.decision_set.dim), "g")
+        cache = self._cache
+        if cache is not None and cache[0] == x:  # right after a prediction on an equal x
+            c, new, z = cache[1], [], cache[2]
+        else:
+            c, new = self._index.read(x)
+            z = None
+        K = self.decision_set
+        shape = (self.n, K.dim)
+        if not (type(G) is np.ndarray and G.dtype == np.float64 and G.shape == shape):
+            G = check_targets(G, shape, "g")
+        # a finite sum means finite entries (an overflowing sum falls through to the check)
+        elif not math.isfinite(sum(G.ravel().tolist()) if self._interval is not None
+                               else np.add.reduce(G, axis=None)):
+            G = check_targets(G, shape, "g")
+        self._cache = None
         if new:
             self._index.add(new)
-            pad = np.zeros((self.n, self.decision_set.dim, len(new)))
+            pad = np.zeros((self.n, K.dim, len(new)))
             self._theta = np.concatenate([self._theta, pad], axis=2)
-        z = self._raw(c)
-        d = z - self.decision_set._project(z)
-        dist = np.sqrt(np.einsum("nd,nd->n", d, d))[:, None] if d.shape[1] > 1 else np.abs(d)
+        if z is None:
+            z = self._raw(c)
         # gradient in z of the convex surrogate <g, z> + |g| Dist(z, K): equal to the loss on K,
         # an upper bound of <g, Pi_K z> outside it (the kappa = G extension of [^1], Def. 4)
-        outward = np.where(dist > self._tol, d / np.maximum(dist, self._tol), 0.0)
-        norm_g = np.sqrt((G * G).sum(axis=1, keepdims=True))
-        grad_z = G + norm_g * outward
         self._t += 1
         eta_t = self.lr / math.sqrt(self._t) if self.decay == "sqrt" else self.lr
-        self._theta -= eta_t * grad_z[:, :, None] * c[None, None, :]
-        self._b -= eta_t * grad_z
+        if self._interval is not None:  # dim 1, in plain floats: Dist = |d|, outward = sign(d)
+            lo, hi = self._interval
+            tol = self._tol
+            step = []
+            for zi, gi in zip(z.ravel().tolist(), G.ravel().tolist()):
+                di = zi - min(max(zi, lo), hi)
+                if di > tol or -di > tol:
+                    gi = gi + abs(gi) * (1.0 if di > 0 else -1.0)
+                step.append(eta_t * gi)
+            step = np.array(step).reshape(self.n, 1)
+        else:
+            d = z - K._project(z)
+            dist = np.sqrt(np.einsum("nd,nd->n", d, d))[:, None] if d.shape[1] > 1 else np.abs(d)
+            outward = np.where(dist > self._tol, d / np.maximum(dist, self._tol), 0.0)
+            norm_g = np.sqrt((G * G).sum(axis=1, keepdims=True))
+            step = eta_t * (G + norm_g * outward)
+        self._theta -= step[:, :, None] * c
+        self._b -= step
         if self.bound is not None:  # project onto the box |Theta_jk| <= B, |b_j - mu_j| <= B
             np.clip(self._theta, -self.bound, self.bound, out=self._theta)
             self._b = np.clip(self._b, self._mu - self.bound, self._mu + self.bound)

@@ -13,6 +13,7 @@ $\hat f_t = X_{K,\delta,\kappa}[f_t]$ (`onlineboost.extension`).
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -122,7 +123,23 @@ class _BoOCOCore(base.Base):
         self._kappa = 0.0 if kappa is None else float(kappa)  # running max of G_t when None
         self._ext = Extension(self._loss, self._K, self._delta, self._kappa)
         self._copies, self._grad_scale = self._make_copies()
-        self._cache = None  # (x, W) of the last prediction, reused by learn_one on the same x
+        self._cache = None  # (x, Z) of the last chain, reused by learn_one on the same x
+        self._set_fast_paths()
+
+    def _set_fast_paths(self) -> None:
+        """Derived constants of the per-round path (nothing here is learnt)."""
+        N = self.n_learners
+        # rows N..2N-1 give x^0, ..., x^{N-1}: x^0 = mu (a zero row), then rows of A shifted
+        self._A2 = np.vstack([self._A, np.zeros((1, N)), self._A[:-1]])
+        # copies that validate x themselves before any state change spare BoOCO's own check
+        self._x_checked = bool(getattr(self._copies, "validates_x", False))
+        K = self._K
+        self._interval = ((float(K._lo[0]), float(K._hi[0]))
+                          if isinstance(K, sets.Box) and K.dim == 1 else None)
+        # squared loss on an interval: steps 4-11 in plain floats (scalar y, scalar prox)
+        self._scalar_squared = self._interval is not None and type(self._loss) is losses_.Squared
+        self._scale = self._grad_scale[:, 0].tolist()
+        self._mu_zero = not np.any(self._mu)  # K centred at 0 (as the paper assumes): z^i = x^i
 
     def _default_set(self):
         return sets.Interval(-1.0, 1.0)
@@ -167,8 +184,9 @@ class _BoOCOCore(base.Base):
         if not np.isfinite(values).all():
             raise ValueError("x must be finite (no NaN or inf feature values)")
 
-    def _weak_iterates(self, x: dict) -> np.ndarray:
-        """$x^1, \\dots, x^N$ as rows (steps 4-7) from the N weak predictions, in one product.
+    def _chain(self, x: dict) -> np.ndarray:
+        """$x^1, \\dots, x^N$ then $x^0, \\dots, x^{N-1}$ as rows (steps 4-7), from the N weak
+        predictions in one product.
 
         `learn_one` right after `predict_one` on an equal x reuses them (the weak learners have
         not changed in between).
@@ -176,23 +194,60 @@ class _BoOCOCore(base.Base):
         cache = self._cache
         if cache is not None and cache[0] == x:
             return cache[1]
+        if not self._x_checked:
+            self._check_x(x)
         W = self._copies.predict(x)  # every W_i(c_t) at once: (N, d)
-        X = self._mu + self._A @ (W - self._mu)
-        self._cache = (dict(x), X)
-        return X
+        mu = self._mu
+        Z = self._A2 @ W if self._mu_zero else mu + self._A2 @ (W - mu)
+        self._cache = (dict(x), Z)
+        return Z
+
+    def _weak_iterates(self, x: dict) -> np.ndarray:
+        """$x^1, \\dots, x^N$ as rows (steps 4-7) from the N weak predictions."""
+        return self._chain(x)[: self.n_learners]
 
     def _action(self, x: dict) -> np.ndarray:
-        self._check_x(x)
-        return self._K._project(self._weak_iterates(x)[-1])  # step 8: x_t = Pi_K(x^N)
+        return self._K._project(self._chain(x)[self.n_learners - 1])  # step 8: Pi_K(x^N)
+
+    def _scalar_action(self, x: dict) -> float:
+        """`_action` for an interval K, as a float."""
+        lo, hi = self._interval
+        return min(max(float(self._chain(x)[self.n_learners - 1, 0]), lo), hi)
 
     def _learn(self, x: dict, y) -> None:
-        self._check_x(x)
+        N = self.n_learners
+        if self._scalar_squared and type(y) is float:
+            if not math.isfinite(y):
+                self._loss._check_y(y)  # raises, naming y
+            lo, hi = self._interval
+            G_t = max(abs(lo - y), abs(hi - y)) if self.kappa is None else self._kappa
+            Z = self._chain(x)  # validates x before any state changes
+            if self.kappa is None:
+                self._ext.kappa = self._kappa = max(self._kappa, G_t)
+            # step 4 at every x^{i-1}: p* = prox_{lam Dist}((x + delta y) / (1 + delta)),
+            # lam = delta kappa / (1 + delta) (`onlineboost.extension`), in plain floats
+            delta = self._ext.delta
+            lam = delta * self._ext.kappa / (1.0 + delta)
+            dy = delta * y
+            grads = []
+            for v, scale in zip(Z[N:, 0].tolist(), self._scale):
+                z = (v + dy) / (1.0 + delta)
+                proj = min(max(z, lo), hi)
+                r = z - proj
+                dist = abs(r)
+                p = proj + (1.0 - lam / max(dist, lam)) * r if dist > lam else proj + 0.0 * r
+                grads.append((v - p) / self._delta * scale)
+            self._cache = None
+            self._copies.learn(x, np.array(grads).reshape(N, 1))
+            return
+        if not self._x_checked:
+            self._check_x(x)
         y = self._loss._check_y(y)  # validates y before any state changes
         if isinstance(self._loss, losses_.Linear) and y.shape != (self._K.dim,):
             raise ValueError(f"y must be a cost vector of length {self._K.dim}, got {y.shape}")
         G_t = self._loss.lipschitz(self._K, y) if self.kappa is None else self._kappa
-        X = self._weak_iterates(x)
-        X_prev = np.vstack([self._mu, X[:-1]])  # x^0, ..., x^{N-1}
+        Z = self._chain(x)
+        X_prev = Z[N:]  # x^0, ..., x^{N-1}
         if self.kappa is None:
             self._ext.kappa = self._kappa = max(self._kappa, G_t)
         grads = (X_prev - self._ext._prox(X_prev, y)) / self._delta  # step 4, at every x^{i-1}
@@ -200,7 +255,6 @@ class _BoOCOCore(base.Base):
         self._copies.learn(x, grads * self._grad_scale)
 
     def _staged_actions(self, x: dict) -> np.ndarray:
-        self._check_x(x)
         return self._K._project(self._weak_iterates(x))
 
     @property
@@ -280,11 +334,12 @@ class BoOCO(_BoOCOCore, base.Regressor):
     """
 
     def predict_one(self, x: dict, **kwargs):
-        a = self._action(x)
-        return float(a[0]) if isinstance(self._K, sets.Interval) else a
+        if isinstance(self._K, sets.Interval):
+            return self._scalar_action(x)
+        return self._action(x)
 
     def learn_one(self, x: dict, y, **kwargs) -> None:
-        if isinstance(y, numbers.Real) and not isinstance(y, bool):
+        if type(y) is not float and isinstance(y, numbers.Real) and not isinstance(y, bool):
             y = float(y)
         self._learn(x, y)
 
@@ -367,7 +422,7 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         return False
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict:
-        score = float(self._action(x)[0])
+        score = self._scalar_action(x)
         p = float(np.exp(-np.logaddexp(0.0, -score)))
         return {False: 1.0 - p, True: p}
 
