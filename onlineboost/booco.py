@@ -21,7 +21,7 @@ from river import base
 
 from . import losses as losses_
 from . import sets
-from .extension import Extension
+from .extension import Extension, prox_distance_interval
 
 __all__ = ["BoOCO", "BoOCOClassifier"]
 
@@ -231,12 +231,8 @@ class _BoOCOCore(base.Base):
             dy = delta * y
             grads = []
             for v, scale in zip(Z[N:, 0].tolist(), self._scale):
-                z = (v + dy) / (1.0 + delta)
-                proj = min(max(z, lo), hi)
-                r = z - proj
-                dist = abs(r)
-                p = proj + (1.0 - lam / max(dist, lam)) * r if dist > lam else proj + 0.0 * r
-                grads.append((v - p) / self._delta * scale)
+                p = prox_distance_interval((v + dy) / (1.0 + delta), lo, hi, lam)
+                grads.append((v - p) / delta * scale)
             self._cache = None
             self._copies.learn(x, np.array(grads).reshape(N, 1))
             return

@@ -162,3 +162,14 @@ def test_bad_labels_and_targets_raise():
     ext = Extension(losses.Squared(), sets.Interval(-1, 1), delta=1.0, kappa=1.0)
     with pytest.raises(ValueError, match="y"):
         ext.gradient([0.0], np.nan)
+
+
+def test_prox_distance_interval_equals_the_vectorised_kernel():
+    from onlineboost.extension import prox_distance_interval
+
+    rng = np.random.default_rng(5)
+    K = sets.Interval(-1.0, 2.0)
+    z, lam = rng.normal(scale=4, size=500), rng.uniform(0, 3, size=500)
+    expected = [prox_distance(np.array([zi]), K, li)[0] for zi, li in zip(z, lam)]
+    got = [prox_distance_interval(float(zi), -1.0, 2.0, float(li)) for zi, li in zip(z, lam)]
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-15)
