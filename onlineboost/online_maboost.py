@@ -15,13 +15,17 @@ the box $[-B, B]^N$ on the logistic loss of each partial sum $F_i = \sum_{j \le 
 The prediction is two layers of exponential weights (entropic mirror descent on the simplex).
 The inner layer mixes the partial sums by their log loss, $p_{\text{mix}} = \sum_i v_i
 \sigma(F_i(x))$, $v_i \propto e^{-\sum_t \log(1 + e^{-y_t F_i(x_t)})}$, so the booster tracks
-its best prefix in log loss. The outer layer votes over $N + 1$ voters, the first learner
-alone, $p_{\text{mix}}$ and $F_2, \dots, F_N$, with weights $u_k \propto e^{-\beta M_k}$ on
-their counts of mistakes $M_k$ (Hedge($e^{-\beta}$) of Freund and Schapire). Log loss can prefer a
-prefix with a worse accuracy than the first learner (it does on Bananas with logistic
-regression); the outer layer's expected mistakes are at most
-$(\beta M_k + \ln(N + 1)) / (1 - e^{-\beta})$ for every voter $k$, the single weak learner
-included. The outer layer is ours, not the paper's.
+its best prefix in log loss. The outer layer votes over $N + 2$ voters, the first learner
+alone, $p_{\text{mix}}$, $F_2, \dots, F_N$ and the class prior $p_0 = (n_+ + 1) / (n + 2)$
+(Laplace's rule on the labels seen; the empty sum $F_0$ of gradient boosting's prior
+initialisation), with weights $u_k \propto e^{-\beta M_k}$ on their counts of mistakes $M_k$
+(Hedge($e^{-\beta}$) of Freund and Schapire). Log loss can prefer a prefix with a worse accuracy
+than the first learner (it does on Bananas with logistic regression); the outer layer's expected
+mistakes are at most $(\beta M_k + \ln(N + 2)) / (1 - e^{-\beta})$ for every voter $k$, the
+single weak learner and the majority class included. The outer layer is ours, not the paper's.
+The prior voter matters where the weak learner is worse than the majority class: online logistic
+regression on Bananas scores 0.537 against a majority of 0.552, and none of its boosted partial
+sums does better.
 
 The per-example work is plain Python on floats: at $N \approx 10$ numpy's per-call overhead
 costs more than the arithmetic. Every learner trains on every example with its exact weight:
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import numbers
 
 import numpy as np
 from river import base
@@ -54,11 +59,32 @@ def _log1p_exp(z: float) -> float:
     return z + math.log1p(math.exp(-z)) if z > 0 else math.log1p(math.exp(z))
 
 
+def _label(y) -> float:
+    """A binary label as $\\pm 1$, else `ValueError` naming `y`."""
+    try:
+        binary = y in (0, 1, -1)  # True == 1 and False == 0
+    except (TypeError, ValueError):  # e.g. an array
+        binary = False
+    if binary:
+        return 1.0 if y == 1 else -1.0
+    raise ValueError(f"y must be a binary label (True/False, 1/0 or 1/-1), got {y!r}")
+
+
 def _softmax(log_w: list) -> list:
     top = max(log_w)
     e = [math.exp(v - top) for v in log_w]
     total = sum(e)
     return [v / total for v in e]
+
+
+def _check_x(x) -> None:
+    """`ValueError` unless `x` is a dict whose numeric values are finite (others pass: trees
+    take categorical features)."""
+    if not isinstance(x, dict):
+        raise ValueError(f"x must be a dict of features, got {type(x).__name__}")
+    for key, value in x.items():
+        if isinstance(value, numbers.Real) and not math.isfinite(value):
+            raise ValueError(f"x[{key!r}] must be finite, got {value!r}")
 
 
 def _accepts_w(model) -> bool:
@@ -89,6 +115,8 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         $\alpha$ moves with step `alpha_lr` $/ \sqrt{t}$ at the $t$-th example (AdaBoost.OL: 4).
     vote_lr
         $\beta > 0$, the rate of the outer vote's exponential weights on mistakes.
+    prior_voter
+        Whether the class prior $p_0$ takes part in the outer vote.
     rescale
         Divide $w_i$ by its running mean $\bar w_i$ before learner $i$ sees it. The weights keep
         their ratios (the mirror map's distribution over examples) but every learner keeps the
@@ -111,7 +139,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         The inner layer's exponential weights $v$ over the $N$ partial sums.
     vote_weights
         The outer layer's weights $u$ over the voters (first learner, inner mixture,
-        $F_2, \dots, F_N$).
+        $F_2, \dots, F_N$ and, with `prior_voter`, the class prior).
 
     Examples
     --------
@@ -133,8 +161,8 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
 
     def __init__(self, model: base.Classifier, n_models: int = 10, regulariser="entropy",
                  eta: float = 1.0, alpha_bound: float = 2.0, alpha_lr: float = 4.0,
-                 vote_lr: float = 1.0, rescale: bool = True, weighting: str = "auto",
-                 seed: int | None = None):
+                 vote_lr: float = 1.0, prior_voter: bool = True, rescale: bool = True,
+                 weighting: str = "auto", seed: int | None = None):
         if not (isinstance(n_models, (int, np.integer)) and n_models >= 1):
             raise ValueError(f"n_models must be an integer >= 1, got {n_models!r}")
         if isinstance(regulariser, str) and regulariser not in _REGULARISERS:
@@ -155,6 +183,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         self.alpha_bound = alpha_bound
         self.alpha_lr = alpha_lr
         self.vote_lr = vote_lr
+        self.prior_voter = prior_voter
         self.rescale = rescale
         self.weighting = weighting
         self.seed = seed
@@ -164,7 +193,9 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         self._alpha = [0.0] * n_models  # alpha_1 = 0
         self._t = 0  # alpha steps taken
         self._log_v = [0.0] * n_models  # inner layer: minus the partial sums' total log loss
-        self._log_u = [0.0] * (n_models + 1)  # outer layer: -vote_lr times the voters' mistakes
+        # outer layer: -vote_lr times the voters' mistakes
+        self._log_u = [0.0] * (n_models + 1 + bool(prior_voter))
+        self._n_true = 0  # labels True seen, for the class prior
         self._unit_box = mirror.Box(0.0, 1.0)
         self._theta_1 = float(self._R.grad(np.ones(1))[0])  # grad R(1): the fresh weight
         self._rng = np.random.default_rng(seed)
@@ -223,7 +254,9 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         return F
 
     def voter_probas(self, x) -> np.ndarray:
-        """$P(y = +1)$ of each voter: the first learner, the inner mixture, $F_2, \\dots, F_N$."""
+        """$P(y = +1)$ of each voter: the first learner, the inner mixture, $F_2, \\dots, F_N$
+        and, with `prior_voter`, the class prior."""
+        _check_x(x)
         return np.array(self._voters_at(x))
 
     def _voters_at(self, x) -> list:
@@ -235,11 +268,15 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
     def _voters(self, h: list) -> list:
         p_F = [_sigmoid(f) for f in self._partial_sums(h)]
         p_mix = sum(v * p for v, p in zip(_softmax(self._log_v), p_F))
-        return [0.5 * (h[0] + 1.0), p_mix] + p_F[1:]
+        voters = [0.5 * (h[0] + 1.0), p_mix] + p_F[1:]
+        if self.prior_voter:
+            voters.append((self._n_true + 1.0) / (self._n_seen + 2.0))
+        return voters
 
     def example_weights(self, x, y) -> np.ndarray:
         """The weights $w_1, \\dots, w_N$ the learners would give $(x, y)$ now."""
-        y_pm = 1.0 if y else -1.0
+        _check_x(x)
+        y_pm = _label(y)
         return np.array(self._weights([y_pm * f for f in self._partial_sums(self._predictions(x))]))
 
     def _weights(self, margins: list) -> list:
@@ -252,12 +289,14 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         return self._R.project_dual(theta, self._unit_box).tolist()
 
     def learn_one(self, x, y, **kwargs):
-        y_pm = 1.0 if y else -1.0
+        _check_x(x)
+        y_pm = _label(y)  # both checked before any state moves
         voters = self._voters_at(x)
         h = self._predictions(x)
         margins = [y_pm * f for f in self._partial_sums(h)]  # y times each partial sum
         w = self._weights(margins)
         self._n_seen += 1
+        self._n_true += y_pm > 0
         for i, w_i in enumerate(w):
             self._w_sum[i] += w_i
         if self.rescale:  # keep each learner's effective sample size at t (a departure, see doc)
@@ -267,10 +306,10 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         for i, m in enumerate(self._models):
             if self._use_w:
                 if w[i] > 0:
-                    m.learn_one(x, bool(y), w=w[i], **kwargs)
+                    m.learn_one(x, y_pm > 0, w=w[i], **kwargs)
             else:
                 for _ in range(counts[i]):
-                    m.learn_one(x, bool(y), **kwargs)
+                    m.learn_one(x, y_pm > 0, **kwargs)
         self._cache = None
         # AdaBoost.OL: projected gradient descent on the logistic loss
         # log(1 + e^{-y (F_{i-1} + alpha_i h_i)}) in alpha_i, on the box [-B, B].
@@ -285,10 +324,12 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
             self._log_v[i] -= _log1p_exp(-m_i)
         # Outer layer: Hedge on each voter's mistake (1 wrong side, 1/2 on the fence).
         for k, p in enumerate(voters):
-            miss = 0.5 if p == 0.5 else float((p > 0.5) != bool(y))
+            miss = 0.5 if p == 0.5 else float((p > 0.5) != (y_pm > 0))
             self._log_u[k] -= self.vote_lr * miss
 
     def predict_proba_one(self, x, **kwargs):
+        _check_x(x)
         voters = self._voters_at(x)
-        p_true = sum(u * p for u, p in zip(_softmax(self._log_u), voters))
+        # 1/2 plus the weighted deviations: exactly 1/2 when every voter sits on the fence
+        p_true = 0.5 + sum(u * (p - 0.5) for u, p in zip(_softmax(self._log_u), voters))
         return {False: 1.0 - p_true, True: p_true}
