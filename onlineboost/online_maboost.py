@@ -17,8 +17,8 @@ The inner layer mixes the partial sums by their log loss, $p_{\text{mix}} = \sum
 \sigma(F_i(x))$, $v_i \propto e^{-\sum_t \log(1 + e^{-y_t F_i(x_t)})}$, so the booster tracks
 its best prefix in log loss. The outer layer votes over $N + 2$ voters, the first learner
 alone, $p_{\text{mix}}$, $F_2, \dots, F_N$ and the class prior $p_0 = (n_+ + 1) / (n + 2)$
-(Laplace's rule on the labels seen; the empty sum $F_0$ of gradient boosting's prior
-initialisation), with weights $u_k \propto e^{-\beta M_k}$ on their counts of mistakes $M_k$
+(Laplace's rule on the labels seen, the counterpart of gradient boosting's initial constant
+$F_0$), with weights $u_k \propto e^{-\beta M_k}$ on their counts of mistakes $M_k$
 (Hedge($e^{-\beta}$) of Freund and Schapire). Log loss can prefer a prefix with a worse accuracy
 than the first learner (it does on Bananas with logistic regression); the outer layer's expected
 mistakes are at most $(\beta M_k + \ln(N + 2)) / (1 - e^{-\beta})$ for every voter $k$, the
@@ -82,7 +82,12 @@ def _check_x(x) -> None:
     take categorical features)."""
     if not isinstance(x, dict):
         raise ValueError(f"x must be a dict of features, got {type(x).__name__}")
-    for key, value in x.items():
+    try:  # one C-level sum settles the common all-numeric case
+        if math.isfinite(sum(x.values())):
+            return
+    except (TypeError, ValueError):  # strings or other categories among the values
+        pass
+    for key, value in x.items():  # slow path: name the culprit (or find none: an overflow)
         if isinstance(value, numbers.Real) and not math.isfinite(value):
             raise ValueError(f"x[{key!r}] must be finite, got {value!r}")
 
