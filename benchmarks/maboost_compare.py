@@ -165,9 +165,10 @@ draws. Logistic regression is `StandardScaler | LogisticRegression`. All models 
 are timed in the same run on a shared 2-core machine, so compare samples/s within a group.
 OnlineMABoost predicts by a Hedge vote (on mistakes) over the first learner, the log-loss
 mixture of its partial sums, the partial sums themselves and the class prior, with half the
-vote's prior mass on the first learner; the row "no prior voter" leaves the class prior out. On Bananas, online logistic regression is below the majority
-class (0.552) and none of its boosted partial sums beats the first one: the vote's gain there is
-the prior voter's, not boosting's.
+vote's prior mass on the first learner; the row "no prior voter" leaves the class prior out.
+On Bananas, online logistic regression is below the majority class (0.552) and none of its
+boosted partial sums beats the first one: the vote's gain there is the prior voter's, not
+boosting's.
 
 {online}
 
