@@ -216,3 +216,18 @@ def test_predictions_before_learning_and_prediction_cache():
 def test_invalid_parameters_raise_naming_the_argument(params, name):
     with pytest.raises(ValueError, match=name):
         OnlineMABoostClassifier(tree.HoeffdingTreeClassifier(), **params)
+
+
+def test_labels_plus_minus_one_and_zero_one_read_as_true_false():
+    """y = -1 is the negative class (it was once read by bool(y), i.e. as True)."""
+    stream = list(itertools.islice(datasets.Phishing(), 300))
+
+    def run(encode):
+        model = OnlineMABoostClassifier(_lr(), n_models=3)
+        for x, y in stream:
+            model.learn_one(x, encode(y))
+        return [model.predict_proba_one(x) for x, _ in stream[:50]]
+
+    expected = run(bool)
+    assert run(lambda y: 1 if y else -1) == expected
+    assert run(lambda y: int(y)) == expected
