@@ -21,6 +21,7 @@ from river import base
 
 from . import losses as losses_
 from . import sets
+from ._checks import binary_label
 from .extension import Extension, prox_distance_interval
 
 __all__ = ["BoOCO", "BoOCOClassifier"]
@@ -423,9 +424,7 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         return {False: 1.0 - p, True: p}
 
     def learn_one(self, x: dict, y, **kwargs) -> None:
-        if y not in (True, False, 1, 0, -1):
-            raise ValueError(f"y must be a binary label (True/False, 1/0 or 1/-1), got {y!r}")
-        self._learn(x, 1.0 if y == 1 else -1.0)  # True == 1
+        self._learn(x, binary_label(y))
 
     @classmethod
     def _unit_test_params(cls):

@@ -47,6 +47,7 @@ import numpy as np
 from river import base
 
 from onlineboost import mirror
+from onlineboost._checks import binary_label
 
 __all__ = ["OnlineMABoostClassifier"]
 
@@ -60,17 +61,6 @@ def _sigmoid(z: float) -> float:
 def _log1p_exp(z: float) -> float:
     """$\\log(1 + e^z)$ without overflow."""
     return z + math.log1p(math.exp(-z)) if z > 0 else math.log1p(math.exp(z))
-
-
-def _label(y) -> float:
-    """A binary label as $\\pm 1$, else `ValueError` naming `y`."""
-    try:
-        binary = y in (0, 1, -1)  # True == 1 and False == 0
-    except (TypeError, ValueError):  # e.g. an array
-        binary = False
-    if binary:
-        return 1.0 if y == 1 else -1.0
-    raise ValueError(f"y must be a binary label (True/False, 1/0 or 1/-1), got {y!r}")
 
 
 def _softmax(log_w: list) -> list:
@@ -288,7 +278,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
     def example_weights(self, x, y) -> np.ndarray:
         """The weights $w_1, \\dots, w_N$ the learners would give $(x, y)$ now."""
         _check_x(x)
-        y_pm = _label(y)
+        y_pm = binary_label(y)
         return np.array(self._weights([y_pm * f for f in self._partial_sums(self._predictions(x))]))
 
     def _weights(self, margins: list) -> list:
@@ -302,7 +292,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
 
     def learn_one(self, x, y, **kwargs):
         _check_x(x)
-        y_pm = _label(y)  # both checked before any state moves
+        y_pm = binary_label(y)  # both checked before any state moves
         voters = self._voters_at(x)
         h = self._predictions(x)
         margins = [y_pm * f for f in self._partial_sums(h)]  # y times each partial sum

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_X_y, validate_data
+
+from onlineboost._checks import check_int, check_real
 
 __all__ = ["binary_targets", "check_int", "check_real", "validate_binary"]
 
@@ -46,34 +46,3 @@ def binary_targets(y) -> tuple[np.ndarray, np.ndarray]:
     if len(classes) != 2:
         raise ValueError(f"y must contain exactly two classes, got {len(classes)} class")
     return classes, np.where(y_idx == 1, 1.0, -1.0)
-
-
-def check_int(name: str, value, low: int) -> int:
-    """`value` as an int >= `low`, else a `ValueError` naming `name`.
-
-    Examples
-    --------
-    >>> check_int("n_estimators", 3, 0)
-    3
-    """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
-
-
-def check_real(name: str, value, low: float, high: float = np.inf, low_open=False) -> float:
-    """`value` as a finite float in `[low, high]` (`(low, high]` if `low_open`).
-
-    Examples
-    --------
-    >>> check_real("learning_rate", 0.5, 0.0, low_open=True)
-    0.5
-    """
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and np.isfinite(value)
-    if ok:
-        ok = (value > low if low_open else value >= low) and value <= high
-    if not ok:
-        bracket = "(" if low_open else "["
-        interval = f"{bracket}{low}, {high}]"
-        raise ValueError(f"{name} must be a finite number in {interval}, got {value!r}")
-    return float(value)
