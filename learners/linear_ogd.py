@@ -9,6 +9,7 @@ import numpy as np
 from river import base
 
 from onlineboost import sets
+from onlineboost._checks import check_real
 
 from ._features import FeatureIndex, check_stack, check_targets
 
@@ -208,10 +209,7 @@ class LinearOGD(base.Estimator):
     def __init__(self, decision_set: sets.ConvexSet | None = None, lr: float = 0.1,
                  decay: str = "sqrt", bound: float | None = None):
         check_decision_set(decision_set)
-        if isinstance(lr, bool) or not isinstance(lr, numbers.Real) or not (
-            math.isfinite(lr) and lr > 0
-        ):
-            raise ValueError(f"lr must be a finite number > 0, got {lr!r}")
+        check_real("lr", lr, 0.0, low_open=True)
         if decay not in ("sqrt", "constant"):
             raise ValueError(f"decay must be 'sqrt' or 'constant', got {decay!r}")
         if bound is not None and (

@@ -3,10 +3,9 @@ descent."""
 
 from __future__ import annotations
 
-import math
-import numbers
-
 import numpy as np
+
+from onlineboost._checks import check_real, check_seed
 
 from ._features import FeatureIndex, check_stack, check_targets
 from ._single import OneCopyRegressor
@@ -105,12 +104,8 @@ class TinyMLP(OneCopyRegressor):
     """
 
     def __init__(self, lr: float = 0.05, seed: int | None = None):
-        if isinstance(lr, bool) or not isinstance(lr, numbers.Real) or not (
-            math.isfinite(lr) and lr > 0
-        ):
-            raise ValueError(f"lr must be a finite number > 0, got {lr!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-            raise ValueError(f"seed must be None or an integer, got {seed!r}")
+        check_real("lr", lr, 0.0, low_open=True)
+        check_seed(seed)
         self.lr = lr
         self.seed = seed
         self._stack = MLPStack(1, float(lr), [seed])

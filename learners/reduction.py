@@ -3,12 +3,12 @@ r"""The reduction from online linear optimisation over $K$ to online regression.
 from __future__ import annotations
 
 import copy
-import math
-import numbers
 
 import numpy as np
 import sklearn.base
 from river import base
+
+from onlineboost._checks import check_real, check_seed
 
 from ._features import check_features, check_stack, check_targets
 from .linear_ogd import check_decision_set
@@ -213,12 +213,8 @@ class RegressorOCO(base.Estimator):
                  seed: int | None = None):
         _kind(regressor)
         check_decision_set(decision_set)
-        if isinstance(lam, bool) or not isinstance(lam, numbers.Real) or not (
-            math.isfinite(lam) and lam > 0
-        ):
-            raise ValueError(f"lam must be a finite number > 0, got {lam!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-            raise ValueError(f"seed must be None or an integer, got {seed!r}")
+        check_real("lam", lam, 0.0, low_open=True)
+        check_seed(seed)
         self.regressor = regressor
         self.decision_set = decision_set
         self.lam = lam

@@ -7,6 +7,8 @@ import numbers
 import numpy as np
 import sklearn.base
 
+from onlineboost._checks import check_seed
+
 from ._features import FeatureIndex, check_stack, check_targets
 from ._single import OneCopyRegressor
 
@@ -152,8 +154,7 @@ class RefitRegressor(OneCopyRegressor):
                 and hasattr(estimator, "predict")):
             raise ValueError(f"estimator must be a scikit-learn regressor, got {estimator!r}")
         _check_schedule(every, window)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-            raise ValueError(f"seed must be None or an integer, got {seed!r}")
+        check_seed(seed)
         self.estimator = estimator
         self.every = every
         self.window = window

@@ -2,9 +2,9 @@ r"""Online ridge regression: exact recursive least squares with Sherman–Morris
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
+
+from onlineboost._checks import check_real
 
 from ._features import FeatureIndex, check_stack, check_targets
 from ._single import OneCopyRegressor
@@ -116,10 +116,7 @@ class OnlineRidge(OneCopyRegressor):
     """
 
     def __init__(self, alpha: float = 1.0, intercept: bool = True):
-        if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not (
-            np.isfinite(alpha) and alpha > 0
-        ):
-            raise ValueError(f"alpha must be a finite number > 0, got {alpha!r}")
+        check_real("alpha", alpha, 0.0, low_open=True)
         if not isinstance(intercept, (bool, np.bool_)):
             raise ValueError(f"intercept must be a bool, got {intercept!r}")
         self.alpha = alpha

@@ -3,12 +3,12 @@ r"""Softmax linear policies on the simplex, trained by exponentiated gradient in
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 from river import base
 
 from onlineboost import sets
+from onlineboost._checks import check_real
 
 from ._features import FeatureIndex, check_stack, check_targets
 
@@ -198,10 +198,7 @@ class SoftmaxPolicy(base.Estimator):
     def __init__(self, decision_set: sets.Simplex | None = None, lr: float = 0.1,
                  decay: str = "constant", update: str = "exponentiated"):
         _check_simplex(decision_set)
-        if isinstance(lr, bool) or not isinstance(lr, numbers.Real) or not (
-            math.isfinite(lr) and lr > 0
-        ):
-            raise ValueError(f"lr must be a finite number > 0, got {lr!r}")
+        check_real("lr", lr, 0.0, low_open=True)
         if decay not in ("sqrt", "constant"):
             raise ValueError(f"decay must be 'sqrt' or 'constant', got {decay!r}")
         _check_update(update)

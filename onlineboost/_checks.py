@@ -7,7 +7,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["binary_label", "check_int", "check_real"]
+__all__ = ["binary_label", "check_int", "check_real", "check_seed"]
 
 
 def binary_label(y) -> float:
@@ -52,7 +52,22 @@ def check_real(name: str, value, low: float, high: float = np.inf, low_open=Fals
     if ok:
         ok = (value > low if low_open else value >= low) and value <= high
     if not ok:
-        bracket = "(" if low_open else "["
-        interval = f"{bracket}{low}, {high}]"
-        raise ValueError(f"{name} must be a finite number in {interval}, got {value!r}")
+        if high == np.inf:
+            interval = f"{'>' if low_open else '>='} {low:g}"
+        else:
+            interval = f"in {'(' if low_open else '['}{low}, {high}]"
+        raise ValueError(f"{name} must be a finite number {interval}, got {value!r}")
     return float(value)
+
+
+def check_seed(seed):
+    """`seed` if it is None or an integer, else `ValueError` naming `seed`.
+
+    Examples
+    --------
+    >>> check_seed(3), check_seed(None)
+    (3, None)
+    """
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
+        raise ValueError(f"seed must be None or an integer, got {seed!r}")
+    return seed

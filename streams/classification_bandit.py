@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
+
+from onlineboost._checks import check_seed
 
 from ._bandit import BanditStream
 
@@ -77,8 +77,7 @@ class ClassificationBandit(BanditStream):
     """
 
     def __init__(self, dataset, seed: int | None = None):
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-            raise ValueError(f"seed must be None or an integer, got {seed!r}")
+        check_seed(seed)
         self.dataset = dataset
         self.seed = seed
         self._contexts, self._labels = _materialise(dataset)

@@ -7,6 +7,8 @@ import numbers
 
 import numpy as np
 
+from onlineboost._checks import check_seed
+
 from ._bandit import BanditStream
 
 __all__ = ["LinearBandit"]
@@ -68,8 +70,7 @@ class LinearBandit(BanditStream):
         if switch_every is not None and (isinstance(switch_every, bool) or not isinstance(
                 switch_every, numbers.Integral) or switch_every < 1):
             raise ValueError(f"switch_every must be None or an integer >= 1, got {switch_every!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-            raise ValueError(f"seed must be None or an integer, got {seed!r}")
+        check_seed(seed)
         self.d = d
         self.k = k
         self.noise = noise

@@ -2,10 +2,10 @@ r"""A synthetic regression stream built for boosting: a convex combination of de
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from river.datasets import base
+
+from onlineboost._checks import check_int, check_real, check_seed
 
 __all__ = ["StumpMixture"]
 
@@ -63,15 +63,10 @@ class StumpMixture(base.SyntheticDataset):
 
     def __init__(self, n_features: int = 5, n_stumps: int = 5, noise: float = 0.0,
                  seed: int | None = None):
-        for name, value in (("n_features", n_features), ("n_stumps", n_stumps)):
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-                raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
-        if isinstance(noise, bool) or not isinstance(noise, numbers.Real) or not (
-            np.isfinite(noise) and noise >= 0
-        ):
-            raise ValueError(f"noise must be a finite number >= 0, got {noise!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-            raise ValueError(f"seed must be None or an integer, got {seed!r}")
+        check_int("n_features", n_features, 1)
+        check_int("n_stumps", n_stumps, 1)
+        check_real("noise", noise, 0.0)
+        check_seed(seed)
         super().__init__(task="Regression", n_features=n_features)
         self.n_stumps = n_stumps
         self.noise = noise
