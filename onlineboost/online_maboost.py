@@ -191,7 +191,6 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         self._use_w = weighting == "weight" or (weighting == "auto" and _accepts_w(model))
         self._models = [model.clone() for _ in range(n_models)]
         self._alpha = [0.0] * n_models  # alpha_1 = 0
-        self._t = 0  # alpha steps taken
         self._log_v = [0.0] * n_models  # inner layer: minus the partial sums' total log loss
         # outer layer: log prior minus vote_lr times the voters' mistakes; the first learner
         # (the single weak learner) holds half the prior mass, the others share the rest
@@ -315,8 +314,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         self._cache = None
         # AdaBoost.OL: projected gradient descent on the logistic loss
         # log(1 + e^{-y (F_{i-1} + alpha_i h_i)}) in alpha_i, on the box [-B, B].
-        self._t += 1
-        eta_t = self.alpha_lr / math.sqrt(self._t)
+        eta_t = self.alpha_lr / math.sqrt(self._n_seen)  # the t-th example: step t
         B = self.alpha_bound
         for i, (h_i, m_i) in enumerate(zip(h, margins)):
             a = self._alpha[i] + eta_t * y_pm * h_i * _sigmoid(-m_i)
