@@ -30,7 +30,7 @@ from sklearn.datasets import load_digits
 from benchmarks import report
 from learners import SoftmaxPolicy
 from onlineboost import BoBLO, evaluate
-from onlineboost.backends import engine, is_distributed
+from onlineboost.app.backends import engine, is_distributed
 from streams import ClassificationBandit, LinearBandit
 
 DATASETS = {

@@ -127,7 +127,7 @@ def run_throughput(records: int) -> list[dict]:
                                                          "--checkpoint-every", "10000"]),
                              ("checkpoint every 10^3", ["--checkpoint", os.path.join(d, "ck"),
                                                          "--checkpoint-every", "1000"])]:
-            cmd = [sys.executable, "-m", "onlineboost.cli", "run", data, "--target", "y",
+            cmd = [sys.executable, "-m", "onlineboost.app.cli", "run", data, "--target", "y",
                    "--learner", "linear-ogd", "-N", "5", "-o", os.path.join(d, "out"),
                    "--report-every", "0", *extra]
             proc = subprocess.run(cmd, capture_output=True, text=True, check=True,

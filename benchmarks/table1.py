@@ -1,7 +1,7 @@
 """Hazan & Singh (2021) Table 1, reproduced and extended: writes the `30_table1` section.
 
 Run: `python -m benchmarks.table1` (about an hour on 2 cores; `--runs 2` for a smoke run).
-It is the same code as `onlineboost table` (`onlineboost.table.run_table`), run for:
+It is the same code as `onlineboost table` (`onlineboost.app.table.run_table`), run for:
 
 1. the paper's protocol (gamma = 0.1, eta_i = 0.01, N = 1..5) on Diabetes and Boston with our
    online weak learners and the paper-like scikit-learn ones, and on California with the online
@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 
 from benchmarks import report
-from onlineboost import table
+from onlineboost.app import table
 from streams import regression_data
 
 CONFIGS = {

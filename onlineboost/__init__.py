@@ -5,7 +5,8 @@ from __future__ import annotations
 from . import bregman, evaluate, extension, losses, mirror, sets
 from .b4co import B4CO
 from .boblo import BoBLO
-from .booco import BoOCO, BoOCOClassifier
+from .booco import BoOCO
+from .booco_classifier import BoOCOClassifier
 from .online_maboost import OnlineMABoostClassifier
 
 __version__ = "0.1.0"

@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 
-from onlineboost import cli
+from onlineboost.app import cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 N_RECORDS = 1500
@@ -32,7 +32,7 @@ def _write_stream(path, seed=0):
 
 
 def _cmd(*args):
-    return [sys.executable, "-m", "onlineboost.cli", "run", *args]
+    return [sys.executable, "-m", "onlineboost.app.cli", "run", *args]
 
 
 def _env():

@@ -10,8 +10,8 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 import onlineboost  # noqa: E402
-from onlineboost import cli, table  # noqa: E402
-from onlineboost.backends import engine  # noqa: E402
+from onlineboost.app import cli, table  # noqa: E402
+from onlineboost.app.backends import engine  # noqa: E402
 
 
 def _worker_package():

@@ -13,9 +13,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from onlineboost import runconfig
-from onlineboost.records import Example, LineReader, RecordError, RecordParser
-from onlineboost.run import Run
+from onlineboost.app import runconfig
+from onlineboost.app.records import Example, LineReader, RecordError, RecordParser
+from onlineboost.app.run import Run
 
 FUZZ = settings(max_examples=300, deadline=None, derandomize=True)
 

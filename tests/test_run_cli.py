@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from onlineboost import checkpoint, cli, records, runconfig
+from onlineboost.app import checkpoint, cli, records, runconfig
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -96,7 +96,7 @@ def test_strict_stops_with_a_clear_error(tmp_path, capsys):
 def test_answer_leaves_before_the_next_record_arrives():
     """On a live pipe, the answer to record t is readable while record t+1 is not yet sent."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "onlineboost.cli", "run", "--format", "jsonl", "--target", "y",
+        [sys.executable, "-m", "onlineboost.app.cli", "run", "--format", "jsonl", "--target", "y",
          "--learner", "ridge", "--report-every", "0"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
     try:
@@ -239,7 +239,7 @@ def test_sigterm_checkpoints_and_continue_mode_resumes(tmp_path, monkeypatch):
                      "-o", str(tmp_path / "ref"), "--report-every", "0"]) == 0
     ck = str(tmp_path / "ck")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "onlineboost.cli", "run", "--format", "jsonl", "--target", "y",
+        [sys.executable, "-m", "onlineboost.app.cli", "run", "--format", "jsonl", "--target", "y",
          "--learner", "ridge", "-o", str(tmp_path / "out"), "--checkpoint", ck,
          "--checkpoint-every", "1000", "--report-every", "0"],
         stdin=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())

@@ -1,7 +1,7 @@
 r"""Where the sweeps' joblib grids run: local processes, a Dask cluster or a Ray cluster.
 
 `engine(backend, scheduler)` is a context manager under which joblib's `Parallel` (as used by
-`onlineboost.table.run_table`) sends its tasks to the chosen engine, through
+`onlineboost.app.table.run_table`) sends its tasks to the chosen engine, through
 `joblib.parallel_config`. Every task of a sweep carries its own seed and the results are gathered
 in task order, so the numbers do not depend on the engine.
 
@@ -41,7 +41,7 @@ def engine(backend: str | None = None, scheduler: str | None = None,
     Examples
     --------
     >>> from joblib import Parallel, delayed
-    >>> from onlineboost.backends import engine
+    >>> from onlineboost.app.backends import engine
     >>> with engine("threading") as name:
     ...     print(name, Parallel(n_jobs=2)(delayed(pow)(2, k) for k in range(5)))
     threading [1, 2, 4, 8, 16]

@@ -57,7 +57,7 @@ class LineReader:
     Examples
     --------
     >>> import io
-    >>> from onlineboost.records import LineReader
+    >>> from onlineboost.app.records import LineReader
     >>> reader = LineReader(io.BytesIO(b"a,b\n1,2\n" + b"9" * 50 + b"\n3,4"), max_line_bytes=20)
     >>> list(reader)
     [(1, b'a,b\n'), (2, b'1,2\n'), (3, None), (4, b'3,4')]
@@ -132,7 +132,7 @@ def parse_label(value, name: str = "target") -> bool:
     """A binary label from `1/0/-1`, `true/false` or `yes/no` (case-insensitive), else
     `RecordError`.
 
-    >>> from onlineboost.records import parse_label
+    >>> from onlineboost.app.records import parse_label
     >>> parse_label("True"), parse_label(-1), parse_label(" 1 ")
     (True, False, True)
     """
@@ -176,7 +176,7 @@ class RecordParser:
 
     Examples
     --------
-    >>> from onlineboost.records import RecordParser, RecordError
+    >>> from onlineboost.app.records import RecordParser, RecordError
     >>> parser = RecordParser("csv", target="y")
     >>> parser.read_header(b"a,b,y\n")
     >>> parser.parse(b"1.5,-2,0.25\n")

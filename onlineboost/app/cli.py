@@ -1,8 +1,8 @@
 """The `onlineboost` command line: one subcommand a job.
 
 * `onlineboost table` — Hazan & Singh (2021) Table 1, reproduced and extended
-  (`onlineboost.table`).
-* `onlineboost run` — a model on a live stream, with checkpoints (`onlineboost.run`).
+  (`onlineboost.app.table`).
+* `onlineboost run` — a model on a live stream, with checkpoints (`onlineboost.app.run`).
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ def save(path: str, state) -> int:
     Examples
     --------
     >>> import os, tempfile
-    >>> from onlineboost import checkpoint
+    >>> from onlineboost.app import checkpoint
     >>> path = os.path.join(tempfile.mkdtemp(), "model.ckpt")
     >>> size = checkpoint.save(path, {"records": 3, "weights": [0.5, 0.25]})
     >>> checkpoint.load(path)
@@ -58,7 +58,7 @@ def save(path: str, state) -> int:
     >>> checkpoint.load(path)
     Traceback (most recent call last):
     ...
-    onlineboost.checkpoint.CheckpointError: checkpoint ... is corrupt: checksum mismatch ...
+    onlineboost.app.checkpoint.CheckpointError: checkpoint ... is corrupt: checksum mismatch ...
     """
     payload = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
     blob = MAGIC + len(payload).to_bytes(8, "big") + hashlib.sha256(payload).digest() + payload
@@ -113,7 +113,7 @@ def same_state(a, b, _seen=None) -> bool:
     round-tripped copy); this is what tests of checkpoints and of rejected inputs compare.
 
     >>> import numpy as np
-    >>> from onlineboost.checkpoint import same_state
+    >>> from onlineboost.app.checkpoint import same_state
     >>> a = {"w": np.array([1.0, np.nan]), "rng": np.random.default_rng(0)}
     >>> b = pickle.loads(pickle.dumps(a))
     >>> same_state(a, b)

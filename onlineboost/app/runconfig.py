@@ -31,7 +31,7 @@ import importlib
 import json
 import os
 
-from . import losses, sets
+from .. import losses, sets
 
 __all__ = ["DATA_DEFAULTS", "MODEL_DEFAULTS", "build_model", "load_config", "resolve"]
 
@@ -57,7 +57,7 @@ def load_config(path: str) -> dict:
     """`{"data": {...}, "model": {...}}` from a `.toml` or `.json` file; unknown keys are an error.
 
     >>> import json, os, tempfile
-    >>> from onlineboost.runconfig import load_config
+    >>> from onlineboost.app.runconfig import load_config
     >>> path = os.path.join(tempfile.mkdtemp(), "run.json")
     >>> with open(path, "w") as f:
     ...     json.dump({"data": {"target": "y"}, "model": {"n_learners": 3}}, f)
@@ -132,7 +132,7 @@ def parse_set(spec):
     """A decision set from `"interval:-1,1"`, `"simplex:3"`, `"ball:R"` or a dict
     `{"kind": ..., **params}`.
 
-    >>> from onlineboost.runconfig import parse_set
+    >>> from onlineboost.app.runconfig import parse_set
     >>> parse_set("interval:0,2"), parse_set({"kind": "box", "lo": [0, 0], "hi": [1, 2]})
     (Interval (
       lo=0.
@@ -177,7 +177,7 @@ def _loss(spec):
 def build_model(settings: dict):
     """The model of resolved `settings`: a river regressor/classifier, or a bandit policy.
 
-    >>> from onlineboost.runconfig import build_model, resolve
+    >>> from onlineboost.app.runconfig import build_model, resolve
     >>> model = build_model(resolve(target="y", learner="ridge", n_learners=3, scale=True))
     >>> [type(step).__name__ for step in model.steps.values()], model["BoOCO"].n_learners
     (['StandardScaler', 'BoOCO'], 3)
@@ -205,7 +205,7 @@ def build_model(settings: dict):
     learner = None
     if m["learner"] is not None:
         learner = _import(m["learner"], LEARNERS, "learner")(**m["learner_params"])
-    from .booco import BoOCO, BoOCOClassifier
+    from .. import BoOCO, BoOCOClassifier
 
     common = {"learner": learner, "n_learners": int(m["n_learners"]),
               "gamma": float(m["gamma"]), "step_size": _number(m["step_size"], "step_size"),

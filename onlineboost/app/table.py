@@ -23,7 +23,7 @@ import dataclasses
 import numpy as np
 from river import preprocessing
 
-from .booco import BoOCO
+from ..booco import BoOCO
 
 __all__ = ["PAPER", "LEARNERS", "make_learner", "run_once", "run_table"]
 

@@ -1,6 +1,6 @@
 r"""`onlineboost run`: a model on a live stream, prequentially, with exactly-once checkpoints.
 
-For each record (a line of CSV or JSON lines, `onlineboost.records`) the runner writes the
+For each record (a line of CSV or JSON lines, `onlineboost.app.records`) the runner writes the
 answer — `LINE,PREDICTION` (classification: `LINE,LABEL,P_TRUE`; bandits: `LINE,ARM`), where
 `LINE` is the record's line number in the input — and flushes it *before* the model learns
 from the record. A malformed record is written to the reject file as a JSON line
@@ -8,7 +8,7 @@ from the record. A malformed record is written to the reject file as a JSON line
 
 Checkpoints hold the whole run (model with its RNG states, parser, metrics, counters) and its
 position: bytes and lines of input consumed with their CRC-32, and bytes of answers and rejects
-written. They are written atomically (`onlineboost.checkpoint`) at the start, every
+written. They are written atomically (`onlineboost.app.checkpoint`) at the start, every
 `checkpoint_every` records and at the end, after the answers and rejects written so far have
 been fsynced. Resuming:
 
@@ -165,8 +165,8 @@ class Run:
     Examples
     --------
     >>> import os, tempfile
-    >>> from onlineboost import runconfig
-    >>> from onlineboost.run import Run
+    >>> from onlineboost.app import runconfig
+    >>> from onlineboost.app.run import Run
     >>> d = tempfile.mkdtemp()
     >>> with open(os.path.join(d, "in.csv"), "w") as f:
     ...     _ = f.write("a,y\n0.5,0.25\nbad,0.1\n-0.5,-0.25\n")
