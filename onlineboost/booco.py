@@ -123,14 +123,10 @@ class _BoOCOCore(base.Base):
         self._kappa = 0.0 if kappa is None else float(kappa)  # running max of G_t when None
         self._ext = Extension(self._loss, self._K, self._delta, self._kappa)
         self._copies, self._grad_scale = self._make_copies()
-        self._cache = None  # (x, Z) of the last chain, reused by learn_one on the same x
         self._set_fast_paths()
 
     def _set_fast_paths(self) -> None:
         """Derived constants of the per-round path (nothing here is learnt)."""
-        N = self.n_learners
-        # rows N..2N-1 give x^0, ..., x^{N-1}: x^0 = mu (a zero row), then rows of A shifted
-        self._A2 = np.vstack([self._A, np.zeros((1, N)), self._A[:-1]])
         # copies that validate x themselves before any state change spare BoOCO's own check
         self._x_checked = bool(getattr(self._copies, "validates_x", False))
         K = self._K
@@ -140,6 +136,8 @@ class _BoOCOCore(base.Base):
         self._scalar_squared = self._interval is not None and type(self._loss) is losses_.Squared
         self._scale = self._grad_scale[:, 0].tolist()
         self._mu_zero = not np.any(self._mu)  # K centred at 0 (as the paper assumes): z^i = x^i
+        self._vector = (hasattr(self._copies, "predict_vector")
+                        and hasattr(self._copies, "learn_vector"))
 
     def _default_set(self):
         return sets.Interval(-1.0, 1.0)
@@ -184,74 +182,86 @@ class _BoOCOCore(base.Base):
         if not np.isfinite(values).all():
             raise ValueError("x must be finite (no NaN or inf feature values)")
 
-    def _chain(self, x: dict) -> np.ndarray:
-        """$x^1, \\dots, x^N$ then $x^0, \\dots, x^{N-1}$ as rows (steps 4-7), from the N weak
-        predictions in one product.
+    # -- the public round: Algorithm 1 in two calls ------------------------------------------
 
-        `learn_one` right after `predict_one` on an equal x reuses them (the weak learners have
-        not changed in between).
+    def iterates(self, x) -> np.ndarray:
+        r"""$x^1, \dots, x^N$ of Algorithm 1 (steps 1-2) for the context `x`, as rows (N, d).
+
+        Every $W_i(c_t)$ is known before any $x^i$ is formed, so the recurrence
+        $z^i = (1 - \eta_i) z^{i-1} + (\eta_i/\gamma)(W_i(c_t) - \mu)$, $z^i = x^i - \mu$, is
+        one product with the lower-triangular matrix that unrolls it. The rows are not projected:
+        the played point is $\Pi_K(x^N)$, the last row projected. `x` is a feature dict, or a
+        float vector when the copies offer vector entry points (`predict_vector`).
         """
-        cache = self._cache
-        if cache is not None and cache[0] == x:
-            return cache[1]
-        if not self._x_checked:
-            self._check_x(x)
-        W = self._copies.predict(x)  # every W_i(c_t) at once: (N, d)
-        mu = self._mu
-        Z = self._A2 @ W if self._mu_zero else mu + self._A2 @ (W - mu)
-        self._cache = (dict(x), Z)
-        return Z
+        if isinstance(x, np.ndarray):
+            if not self._vector:
+                raise ValueError("x must be a dict of features for these weak learners")
+            W = self._copies.predict_vector(x)
+        else:
+            if not self._x_checked:
+                self._check_x(x)
+            W = self._copies.predict(x)  # every W_i(c_t) at once: (N, d)
+        if self._mu_zero:
+            return self._A @ W
+        return self._mu + self._A @ (W - self._mu)
 
-    def _weak_iterates(self, x: dict) -> np.ndarray:
-        """$x^1, \\dots, x^N$ as rows (steps 4-7) from the N weak predictions."""
-        return self._chain(x)[: self.n_learners]
+    def learn_iterates(self, x, X: np.ndarray, y) -> None:
+        r"""Steps 3-4 of Algorithm 1 for the round whose iterates are `X = self.iterates(x)`.
 
-    def _action(self, x: dict) -> np.ndarray:
-        return self._K._project(self._chain(x)[self.n_learners - 1])  # step 8: Pi_K(x^N)
-
-    def _scalar_action(self, x: dict) -> float:
-        """`_action` for an interval K, as a float."""
-        lo, hi = self._interval
-        return min(max(float(self._chain(x)[self.n_learners - 1, 0]), lo), hi)
-
-    def _learn(self, x: dict, y) -> None:
+        Copy $i$ is trained on the linear loss $a \mapsto \langle \nabla \hat f_t(x^{i-1}),
+        a\rangle$, $\hat f_t = X_{K,\delta,\kappa}[\ell(\cdot, y)]$, with $x^0 = \mu$ and
+        $x^1, \dots, x^{N-1}$ the first rows of `X`. `X` must come from `iterates(x)` with no
+        learning in between (the caller holds it, so nothing is cached here). `y` is validated
+        before any state changes.
+        """
         N = self.n_learners
         if self._scalar_squared and type(y) is float:
             if not math.isfinite(y):
                 self._loss._check_y(y)  # raises, naming y
             lo, hi = self._interval
-            G_t = max(abs(lo - y), abs(hi - y)) if self.kappa is None else self._kappa
-            Z = self._chain(x)  # validates x before any state changes
             if self.kappa is None:
-                self._ext.kappa = self._kappa = max(self._kappa, G_t)
+                self._ext.kappa = self._kappa = max(self._kappa, abs(lo - y), abs(hi - y))
             # step 4 at every x^{i-1}: p* = prox_{lam Dist}((x + delta y) / (1 + delta)),
             # lam = delta kappa / (1 + delta) (`onlineboost.extension`), in plain floats
             delta = self._ext.delta
             lam = delta * self._ext.kappa / (1.0 + delta)
             dy = delta * y
             grads = []
-            for v, scale in zip(Z[N:, 0].tolist(), self._scale):
+            v = float(self._mu[0])
+            for i, scale in enumerate(self._scale):
                 p = prox_distance_interval((v + dy) / (1.0 + delta), lo, hi, lam)
                 grads.append((v - p) / delta * scale)
-            self._cache = None
-            self._copies.learn(x, np.array(grads).reshape(N, 1))
-            return
-        if not self._x_checked:
-            self._check_x(x)
-        y = self._loss._check_y(y)  # validates y before any state changes
-        if isinstance(self._loss, losses_.Linear) and y.shape != (self._K.dim,):
-            raise ValueError(f"y must be a cost vector of length {self._K.dim}, got {y.shape}")
-        G_t = self._loss.lipschitz(self._K, y) if self.kappa is None else self._kappa
-        Z = self._chain(x)
-        X_prev = Z[N:]  # x^0, ..., x^{N-1}
-        if self.kappa is None:
-            self._ext.kappa = self._kappa = max(self._kappa, G_t)
-        grads = (X_prev - self._ext._prox(X_prev, y)) / self._delta  # step 4, at every x^{i-1}
-        self._cache = None
-        self._copies.learn(x, grads * self._grad_scale)
+                v = float(X[i, 0])
+            G = np.array(grads).reshape(N, 1)
+        else:
+            y = self._loss._check_y(y)  # validates y before any state changes
+            if isinstance(self._loss, losses_.Linear) and y.shape != (self._K.dim,):
+                raise ValueError(f"y must be a cost vector of length {self._K.dim}, "
+                                 f"got {y.shape}")
+            if self.kappa is None:
+                G_t = self._loss.lipschitz(self._K, y)
+                self._ext.kappa = self._kappa = max(self._kappa, G_t)
+            X_prev = np.vstack([self._mu[None, :], X[:-1]])  # x^0, ..., x^{N-1}
+            # step 4, at every x^{i-1}
+            G = (X_prev - self._ext._prox(X_prev, y)) / self._delta * self._grad_scale
+        if isinstance(x, np.ndarray):
+            self._copies.learn_vector(x, G)
+        else:
+            self._copies.learn(x, G)
+
+    def _action(self, x: dict) -> np.ndarray:
+        return self._K._project(self.iterates(x)[-1])  # step 3: Pi_K(x^N)
+
+    def _scalar_action(self, x: dict) -> float:
+        """`_action` for an interval K, as a float."""
+        lo, hi = self._interval
+        return min(max(float(self.iterates(x)[-1, 0]), lo), hi)
+
+    def _learn(self, x: dict, y) -> None:
+        self.learn_iterates(x, self.iterates(x), y)
 
     def _staged_actions(self, x: dict) -> np.ndarray:
-        return self._K._project(self._weak_iterates(x))
+        return self._K._project(self.iterates(x))
 
     @property
     def parameters_in_use(self) -> dict:
