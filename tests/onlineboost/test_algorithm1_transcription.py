@@ -10,11 +10,11 @@ of Algorithm 1 on a seeded stream, and is compared with `BoOCO` on every round:
   BoOCO record what they are passed).
 
 Since the copies learn from what they are passed, a wrong gradient, step size, $\delta$ or
-rescaling changes every later round. The extension gradient
-$\nabla \hat f(x) = (x - p^\star)/\delta$ of $\hat f = M_\delta[f + \kappa\,\mathrm{Dist}(\cdot,
-K)]$ is computed here from scratch: by an exhaustive case analysis of the piecewise-quadratic
-objective on an interval, and by the prox of the distance function (Beck 2017, Lemma 6.43; checked against `scipy.optimize` below) on a box
-or a simplex.
+rescaling changes every later round. The extension gradient $\nabla \hat f(x) = (x -
+p^\star)/\delta$ of $\hat f = M_\delta[f + \kappa\,\mathrm{Dist}(\cdot, K)]$ is computed here
+from scratch: by an exhaustive case analysis of the piecewise-quadratic objective on an
+interval, and by the prox of the distance function (Beck 2017, Lemma 6.43; checked against
+`scipy.optimize` below) on a box or a simplex.
 
 Algorithm 1 assumes K centred at 0 ($x^i = (1 - \eta_i) x^{i-1} + \eta_i \frac{1}{\gamma}
 W_i(c_t)$). For a set with centroid $\mu \ne 0$ the recurrence is run in the coordinates
