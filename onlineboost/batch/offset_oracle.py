@@ -193,15 +193,19 @@ def offsets_bracketed(F, e_t, e_prev, z, n_grid: int = 1024, n_max: int = 2**16,
 
     The search: $\sigma$ on `n_grid` regular points of $(a, c]$, the least one bracketed by its
     two neighbours and refined by `n_golden` golden-section steps (the best point seen is kept;
-    when the least grid point is the first one the bracket reaches towards $a$, where the
-    infimum may lie). The offset is $v = b - a$. Its OBI is then measured on the midpoints of
-    the grid (the grid points themselves lie above the secant by construction); it is accepted
+    when the least grid point is the first one, where the infimum may lie at $a$ itself, the
+    points $a + 2^{-k}(c - a)/n$ are tried first down to the last digits of $a$, and the
+    bracket is taken around the best of them). The offset is $v = b - a$. Its OBI is then measured on the midpoints of
+    the grid and on 63 points between $a$ and $b$ (the grid points themselves lie above the
+    secant by construction); it is accepted
     when it is at most $z$ plus the oracle's own tolerance, `rtol` times the largest $|F|$
     seen (below that, values of $F$ cannot tell a gap from rounding). Where it is not, the
     search restarts with twice as many points, up to `n_max`. Returns the offsets and a mask
     of the examples for which one was found (`nan` elsewhere). An example is left unresolved
-    only if $F$ has structure narrower than $|c - a| / $ `n_max`, or a jump larger than $z$
-    at $a$ (then $\mathbb{I}_{ti}(z)$ can indeed be empty, Lemma B.4 and Figure 4 (c)).
+    only if $F$ has structure narrower than $|c - a| / $ `n_max`, a jump larger than $z$
+    at $a$ (then $\mathbb{I}_{ti}(z)$ can indeed be empty, Lemma B.4 and Figure 4 (c)), or a
+    cusp at $a$ so steep that the offsets of $\mathbb{I}_{ti}(z)$ fall below the last digits of
+    $a$ (at the spring loss's peaks, $|v| \sim 100 z^2$: for $z$ under about $10^{-8}$).
     Vectorised over examples, in chunks of at most `chunk` loss values.
 
     Examples
@@ -249,9 +253,25 @@ def _least_slope_secant(F, a, c, z, n, n_golden, rtol):
         xu = a + u * d
         return sign * (F(xu) - F_a) / (xu - a)
 
-    # golden section in the bracket [t_{j-1}, t_{j+1}] (from a tiny t when j is the first point)
-    lo = np.where(j == 0, 1e-6 / n, (j) / n)  # t_{j-1} = j / n with 1-based grid points
-    hi = np.minimum((j + 2) / n, 1.0)
+    # golden section in the bracket [t_{j-1}, t_{j+1}] (t_j = (j + 1) / n, j from 0)
+    lo, hi = j / n, np.minimum((j + 2) / n, 1.0)
+    first = np.flatnonzero(j == 0)
+    if first.size:  # the infimum may be approached at a: zoom in geometrically, t = 2^-k / n
+        u = 2.0 ** -np.arange(1, 64) / n
+        xu = a[first, None] + d[first, None] * u
+        du = xu - a[first, None]  # exact step actually taken (0 below a's last digit)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            su = sign[first, None] * (F(xu) - F_a[first, None]) / du
+        # a difference of F lost in rounding gives a meaningless slope: such points are skipped
+        resolved = np.abs(F(xu) - F_a[first, None]) > 2.0**20 * np.finfo(float).eps * np.maximum(
+            1.0, np.abs(F_a[first, None]))
+        su = np.where(resolved & (np.abs(du) > 0), su, np.inf)
+        k = np.argmin(su, axis=1)
+        better = su[np.arange(first.size), k] < best_s[first]
+        best_t[first] = np.where(better, u[k], best_t[first])
+        best_s[first] = np.where(better, su[np.arange(first.size), k], best_s[first])
+        lo[first] = np.where(better, u[k], u[0])
+        hi[first] = np.where(better, np.where(k == 0, 2.0 / n, u[np.maximum(k - 1, 0)]), 2.0 / n)
     x1, x2 = hi - _GOLDEN * (hi - lo), lo + _GOLDEN * (hi - lo)
     s1, s2 = sigma(x1), sigma(x2)
     for _ in range(n_golden):
@@ -269,11 +289,16 @@ def _least_slope_secant(F, a, c, z, n, n_golden, rtol):
     for u, s_u in ((x1, s1), (x2, s2)):
         better = s_u < best_s
         best_t, best_s = np.where(better, u, best_t), np.where(better, s_u, best_s)
-    # the OBI of the secant through a and b = a + best_t d, on the grid's midpoints
-    mid = a[:, None] + d[:, None] * (t - 0.5 / n)
+    v = (a + best_t * d) - a  # the step actually taken: F(a + v) is F at the chosen point
+    best_s = sign * (F(a + v) - F_a) / v
+    # the OBI of the secant through a and b = a + best_t d, on the grid's midpoints and on 64
+    # points between a and b (b may be far closer to a than one grid step)
+    inner = best_t[:, None] * (np.arange(1, 64) / 64.0)
+    mid = a[:, None] + d[:, None] * np.concatenate([t - 0.5 / n + 0 * inner[:, :1], inner],
+                                                   axis=1)
     F_mid = F(mid)
     slope = sign * best_s
     gap = F_a[:, None] + slope[:, None] * (mid - a[:, None]) - F_mid
     scale = np.maximum(np.abs(F_x).max(axis=1), np.abs(F_mid).max(axis=1))
     ok = np.maximum(gap.max(axis=1), 0.0) <= z + rtol * np.maximum(scale, np.abs(F_a))
-    return best_t * d, ok
+    return v, ok
