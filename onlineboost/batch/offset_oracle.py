@@ -195,10 +195,10 @@ def offsets_bracketed(F, e_t, e_prev, z, n_grid: int = 1024, n_max: int = 2**16,
     two neighbours and refined by `n_golden` golden-section steps (the best point seen is kept;
     when the least grid point is the first one, where the infimum may lie at $a$ itself, the
     points $a + 2^{-k}(c - a)/n$ are tried first down to the last digits of $a$, and the
-    bracket is taken around the best of them). The offset is $v = b - a$. Its OBI is then measured on the midpoints of
-    the grid and on 63 points between $a$ and $b$ (the grid points themselves lie above the
-    secant by construction); it is accepted
-    when it is at most $z$ plus the oracle's own tolerance, `rtol` times the largest $|F|$
+    bracket is taken around the best of them). The offset is $v = b - a$ (the step actually
+    taken in floating point). Its OBI is then measured on the midpoints of the grid and on 63
+    points between $a$ and $b$ (the grid points themselves lie above the secant by
+    construction); it is accepted when it is at most $z$ plus the oracle's own tolerance, `rtol` times the largest $|F|$
     seen (below that, values of $F$ cannot tell a gap from rounding). Where it is not, the
     search restarts with twice as many points, up to `n_max`. Returns the offsets and a mask
     of the examples for which one was found (`nan` elsewhere). An example is left unresolved
