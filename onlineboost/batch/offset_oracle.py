@@ -198,8 +198,9 @@ def offsets_bracketed(F, e_t, e_prev, z, n_grid: int = 1024, n_max: int = 2**16,
     bracket is taken around the best of them). The offset is $v = b - a$ (the step actually
     taken in floating point). Its OBI is then measured on the midpoints of the grid and on 63
     points between $a$ and $b$ (the grid points themselves lie above the secant by
-    construction); it is accepted when it is at most $z$ plus the oracle's own tolerance, `rtol` times the largest $|F|$
-    seen (below that, values of $F$ cannot tell a gap from rounding). Where it is not, the
+    construction); it is accepted when it is at most $z$ plus the oracle's own tolerance,
+    `rtol` times the largest $|F|$ seen (below that, values of $F$ cannot tell a gap from
+    rounding). Where it is not, the
     search restarts with twice as many points, up to `n_max`. Returns the offsets and a mask
     of the examples for which one was found (`nan` elsewhere). An example is left unresolved
     only if $F$ has structure narrower than $|c - a| / $ `n_max`, a jump larger than $z$
