@@ -283,7 +283,7 @@ def build(K, loss, gamma, N, step_size, delta, kappa, lr=0.3):
                      "loss": losses.Squared() if loss == "squared" else losses.Linear(),
                      **PAPER_KW})
     inner = [w for w in CREATED[start + 1:]]  # the prototype first, then BoOCO's N clones
-    assert len(inner) == N
+    assert len(inner) == N, f"BoOCO made {len(inner)} clones of the weak learner, expected N"
     paper = Algorithm1([learner_for(K, lr) for _ in range(N)], K, loss, gamma,
                        paper_eta(step_size, N), paper_delta(delta, K, gamma, N), kappa)
     return model, inner, paper
