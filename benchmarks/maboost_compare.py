@@ -24,7 +24,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from benchmarks import report
 from onlineboost import OnlineMABoostClassifier
-from onlineboost.batch import MABoostClassifier, MadaBoostClassifier, SparseBoostClassifier
+from onlineboost.batch import ActiveMadaBoostClassifier, MABoostClassifier, SparseBoostClassifier
 
 WEAK = {
     "Hoeffding tree": tree.HoeffdingTreeClassifier,
@@ -123,7 +123,7 @@ def batch_section(data_dir: Path, T: int = 200) -> str:
                                                                       step="max-margin"),
         "MABoost entropy + capped simplex (κ=0.1)": lambda: MABoostClassifier(
             n_estimators=T, constraint="capped", kappa=0.1),
-        "MadaBoost (κ=0.1)": lambda: MadaBoostClassifier(n_estimators=T),
+        "MadaBoost (κ=0.1)": lambda: ActiveMadaBoostClassifier(n_estimators=T),  # active variant
         "SparseBoost (active)": lambda: SparseBoostClassifier(n_estimators=T),
         "SparseBoost (lazy)": lambda: SparseBoostClassifier(n_estimators=T, mode="lazy"),
         "scikit-learn AdaBoost (stumps)": lambda: AdaBoostClassifier(

@@ -20,6 +20,7 @@ __all__ = [
     "Box",
     "CappedSimplex",
     "Simplex",
+    "as_constraint",
     "kl_projection_box",
     "kl_projection_capped_simplex",
     "kl_projection_simplex",
@@ -120,6 +121,43 @@ class Box(base.Base):
     def contains(self, w, atol: float = 1e-9) -> bool:
         w = np.asarray(w, dtype=np.float64)
         return bool(np.all(w >= self.lo - atol) and np.all(w <= self.hi + atol))
+
+
+def as_constraint(constraint, name: str = "constraint"):
+    r"""`(c, dim)`: a constraint of this module for `constraint`, and the dimension it fixes.
+
+    The weight constraints here are dimension-free and share their names with the decision sets
+    of `onlineboost.sets`; a set of `onlineboost.sets` of the same kind is translated (its
+    dimension is returned, `None` for this module's own constraints): `sets.Simplex(d)` is
+    `Simplex()`, `sets.CappedSimplex(d, cap)` is `CappedSimplex(cap)`, and a `sets.Box` with the
+    same bounds on every coordinate is `Box(lo, hi)`. Anything else raises `ValueError` naming
+    `name`.
+
+    Examples
+    --------
+    >>> from onlineboost import bregman, sets
+    >>> bregman.as_constraint(sets.CappedSimplex(4, 0.5))
+    (CappedSimplex (
+      cap=0.5
+      scale=1.0
+    ), 4)
+    """
+    if isinstance(constraint, (Simplex, Box)):
+        return constraint, None
+    from onlineboost import sets  # the decision sets (imported here: they are optional input)
+
+    if isinstance(constraint, sets.Simplex):
+        return Simplex(), constraint.dim
+    if isinstance(constraint, sets.CappedSimplex):
+        return CappedSimplex(cap=float(constraint.cap)), constraint.dim
+    if isinstance(constraint, sets.Box):
+        lo, hi = np.unique(constraint._lo), np.unique(constraint._hi)
+        if len(lo) == 1 and len(hi) == 1 and lo[0] >= 0:
+            return Box(float(lo[0]), float(hi[0])), constraint.dim
+        raise ValueError(f"{name}: a sets.Box is a weight constraint only with the same bounds "
+                         f"on every coordinate and lo >= 0, got {constraint!r}")
+    raise ValueError(f"{name} must be onlineboost.bregman.Simplex, CappedSimplex or Box (or the "
+                     f"sets.Simplex / CappedSimplex / Box of the same kind), got {constraint!r}")
 
 
 def kl_projection_simplex(log_z: np.ndarray, scale: float = 1.0) -> np.ndarray:

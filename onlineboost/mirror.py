@@ -64,6 +64,7 @@ class Regulariser(base.Base):
 
     def project(self, y: np.ndarray, constraint) -> np.ndarray:
         """Bregman projection of the point `y` (one point) onto `constraint`, numerically."""
+        constraint, _ = bregman.as_constraint(constraint)
         y = np.asarray(y, dtype=np.float64)
         n = y.shape[-1]
         lo, hi = constraint.bounds(n)
@@ -81,7 +82,7 @@ class Regulariser(base.Base):
     def project_dual(self, theta: np.ndarray, constraint) -> np.ndarray:
         r"""$\Pi_S(\nabla R^*(\theta))$, the projection of the point whose mirror image is `theta`.
         """
-        return self.project(self.grad_conj(theta), constraint)
+        return self.project(self.grad_conj(theta), bregman.as_constraint(constraint)[0])
 
 
 class NegativeEntropy(Regulariser):
@@ -122,6 +123,7 @@ class NegativeEntropy(Regulariser):
         return self.project_dual(self.grad(y), constraint)
 
     def project_dual(self, theta, constraint):
+        constraint, _ = bregman.as_constraint(constraint)
         log_z = np.asarray(theta, dtype=np.float64) - 1.0
         if isinstance(constraint, Box):
             return bregman.kl_projection_box(log_z, constraint.lo, constraint.hi)
@@ -159,14 +161,76 @@ class Quadratic(Regulariser):
         return np.array(theta, dtype=np.float64)
 
     def project(self, y, constraint):
+        constraint, _ = bregman.as_constraint(constraint)
+        y = np.asarray(y, dtype=np.float64)
         if isinstance(constraint, Box):
-            y = np.asarray(y, dtype=np.float64)
             return sets.projection_box(y, constraint.lo, constraint.hi)
-        if isinstance(constraint, CappedSimplex) and constraint.cap < constraint.scale:
-            return sets.projection_capped_simplex(y, constraint.cap, constraint.scale)
         if isinstance(constraint, Simplex):
-            return sets.projection_simplex(y, constraint.scale)
+            # both projections commute with adding a constant to every coordinate: shifting the
+            # largest to 0 keeps the sum constraint resolvable when |y| dwarfs the scale (a
+            # step of 1e16 would otherwise round the mass away and return all zeros)
+            y = y - np.max(y, axis=-1, keepdims=True)
+            cap, scale = float(min(getattr(constraint, "cap", np.inf), constraint.scale)), float(
+                constraint.scale)
+            if cap < scale:
+                w = sets.projection_capped_simplex(y, cap, scale)
+            else:
+                w = sets.projection_simplex(y, scale)
+            if y.ndim == 1 and not (abs(w.sum() - scale) <= 1e-12 * scale * len(w)
+                                    and w.min() >= 0 and w.max() <= cap * (1 + 1e-12)):
+                w = _euclidean_capped_simplex_exact(y, cap, scale)
+            return w
         return super().project(y, constraint)
+
+
+def _euclidean_capped_simplex_exact(y: np.ndarray, cap: float, scale: float) -> np.ndarray:
+    r"""Euclidean projection onto $\{w : \sum w = s, 0 \le w \le u\}$ when the coordinates of
+    `y` are so far apart that $y_i - \tau$ cannot be formed in floating point.
+
+    $w = \operatorname{clip}(y - \tau, 0, u)$: the top $k$ sorted coordinates sit at $u$, the
+    next $f$ are free, the rest are 0. The split is located by bisection on $\tau$ (up to the
+    neighbouring splits, which are tried as well) and the free weights are computed as
+    $y_j - \bar y_F + (s - k u) / f$, which needs no $\tau$ and sums to $s$ exactly.
+    """
+    n = len(y)
+    b = np.sort(y)[::-1]
+
+    def g(tau):
+        return np.clip(b - tau, 0.0, cap).sum() - scale
+
+    lo, hi = float(b[-1]) - scale - cap, float(b[0])
+    for _ in range(2100):  # bisection over floats: ends when lo and hi are adjacent
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        lo, hi = (mid, hi) if g(mid) > 0 else (lo, mid)
+    k0 = int(np.sum(b - hi >= cap))
+    f0 = max(1, int(np.sum((b - hi > 0) & (b - hi < cap))))
+    best = None
+    for k in (k0, k0 - 1, k0 + 1, k0 - 2, k0 + 2):
+        for f in (f0, f0 - 1, f0 + 1, f0 + 2, f0 - 2):
+            if k < 0 or f < 1 or k + f > n or k * cap > scale:
+                continue
+            free = b[k:k + f]
+            w_free = (free - free.mean()) + (scale - k * cap) / f
+            tau = free[0] - w_free[0]
+            tol = 1e-9 * max(cap, 1e-300)
+            if (w_free.min() >= -tol and w_free.max() <= cap + tol
+                    and (k == 0 or b[k - 1] - tau >= cap - tol)
+                    and (k + f == n or b[k + f] - tau <= tol)):
+                best = (k, f, np.clip(w_free, 0.0, cap))
+                break
+        if best is not None:
+            break
+    if best is None:  # cannot happen for a finite y: keep the fast kernel's answer
+        return sets.projection_capped_simplex(y, cap, scale) if cap < scale else \
+            sets.projection_simplex(y, scale)
+    k, f, w_free = best
+    w_sorted = np.zeros(n)
+    w_sorted[:k], w_sorted[k:k + f] = cap, w_free
+    out = np.empty(n)
+    out[np.argsort(-y, kind="stable")] = w_sorted
+    return out
 
 
 class MirrorDescentState(typing.NamedTuple):
@@ -199,9 +263,15 @@ class MirrorDescent(base.Base):
         `"lazy"` (dual averaging: $\theta$ accumulates every $\eta_t d_t$) or `"active"`
         (restart each step from the projected $w_t$).
     pre_constraint
-        Optional set $C \supseteq S$ for the double projection $\Pi_S(\Pi_C(z))$ of Lemma 4. Only
-        valid in the active mode (the paper's guarantee does not cover the lazy one), so it is
-        refused there.
+        Optional set $C \supseteq S$ for the double projection $\Pi_S(\Pi_C(z))$ of Lemma 4.
+        Lemma 4 covers the active mode; the paper's conclusion notes that the lazy mode works
+        too in special cases, MadaBoost's: the negative entropy with a box $C = [0, u]^N$ and the
+        simplex $S$, where $w_{t+1} \propto \min(u, e^{\theta_{t+1} - 1})$ (with $u = e^{-1}$,
+        the start $\nabla R^*(0)$: MadaBoost's $w_i \propto \min(1, e^{-a_i F(x_i)})$). Lazy
+        mode with any other double projection is refused.
+
+    `constraint` and `pre_constraint` are `onlineboost.bregman` sets, or the `onlineboost.sets`
+    sets of the same kind (`bregman.as_constraint`; those fix the dimension `init` accepts).
 
     Examples
     --------
@@ -221,33 +291,44 @@ class MirrorDescent(base.Base):
             raise ValueError(f"regulariser must be a Regulariser, got {regulariser!r}")
         if mode not in ("lazy", "active"):
             raise ValueError(f"mode must be 'lazy' or 'active', got {mode!r}")
-        if pre_constraint is not None and mode == "lazy":
-            raise ValueError("pre_constraint (the double projection of Lemma 4) is only valid "
-                             "with mode='active', got mode='lazy'")
+        S, dim = bregman.as_constraint(constraint, "constraint")
+        C, dim_C = (None, None) if pre_constraint is None else bregman.as_constraint(
+            pre_constraint, "pre_constraint")
+        if dim is not None and dim_C is not None and dim != dim_C:
+            raise ValueError(f"pre_constraint has dimension {dim_C}, constraint {dim}")
+        madaboost = (isinstance(regulariser, NegativeEntropy) and isinstance(C, Box)
+                     and C.lo == 0 and type(S) is Simplex)
+        if C is not None and mode == "lazy" and not madaboost:
+            raise ValueError("pre_constraint with mode='lazy' is only valid in MadaBoost's case "
+                             "(NegativeEntropy, a Box [0, u] then a Simplex); Lemma 4's double "
+                             "projection otherwise needs mode='active'")
         self.regulariser = regulariser
         self.constraint = constraint
         self.mode = mode
         self.pre_constraint = pre_constraint
+        self._S, self._C, self._dim = S, C, dim if dim is not None else dim_C
 
     def project(self, theta: np.ndarray) -> np.ndarray:
         r"""$\Pi_S(\Pi_C(\nabla R^*(\theta)))$, or $\Pi_S(\nabla R^*(\theta))$ without $C$."""
         R = self.regulariser
-        if self.pre_constraint is None:
-            return R.project_dual(theta, self.constraint)
-        C = self.pre_constraint
+        if self._C is None:
+            return R.project_dual(theta, self._S)
+        C = self._C
         if isinstance(R, NegativeEntropy) and isinstance(C, Box):
             # Stay in the log domain: the KL projection onto a box clips log z to
             # [log lo, log hi], and the box image may underflow to all zeros in the primal.
             with np.errstate(divide="ignore"):
                 log_lo, log_hi = np.log(C.lo), np.log(C.hi)
             log_box = np.clip(np.asarray(theta, dtype=np.float64) - 1.0, log_lo, log_hi)
-            return R.project_dual(log_box + 1.0, self.constraint)
-        return R.project(R.project_dual(theta, C), self.constraint)
+            return R.project_dual(log_box + 1.0, self._S)
+        return R.project(R.project_dual(theta, C), self._S)
 
     def init(self, n: int) -> MirrorDescentState:
         if not (isinstance(n, (int, np.integer)) and n >= 1):
             raise ValueError(f"n must be an integer >= 1, got {n!r}")
-        self.constraint.bounds(n)  # raises if S is empty in dimension n
+        if self._dim is not None and n != self._dim:
+            raise ValueError(f"n must be {self._dim}, the dimension of the constraint, got {n}")
+        self._S.bounds(n)  # raises if S is empty in dimension n
         theta = np.zeros(n)
         return MirrorDescentState(t=0, theta=theta, w=self.project(theta))
 
@@ -258,5 +339,8 @@ class MirrorDescent(base.Base):
         if not np.isfinite(eta):
             raise ValueError(f"eta must be finite, got {eta!r}")
         base_theta = state.theta if self.mode == "lazy" else self.regulariser.grad(state.w)
-        theta = base_theta + eta * d  # Algorithm 1 of [^1]: grad R(z_{t+1}) = grad R(.) + eta d
+        with np.errstate(over="ignore", invalid="ignore"):
+            theta = base_theta + eta * d  # Algorithm 1: grad R(z_{t+1}) = grad R(.) + eta d
+        if not np.all(np.isfinite(theta) | (theta == -np.inf)):
+            raise ValueError(f"eta * d overflows: eta={eta!r} is too large for this d")
         return MirrorDescentState(t=state.t + 1, theta=theta, w=self.project(theta))

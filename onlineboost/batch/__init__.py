@@ -6,11 +6,12 @@ from . import gb_losses, offset_oracle, secboost_losses
 from .adaboost import AdaBoostM1, WeakLearningWarning
 from .gradient_boosting import GradientTreeBoostingClassifier, GradientTreeBoostingRegressor
 from .maboost import MABoostClassifier
-from .maboost_presets import MadaBoostClassifier, SparseBoostClassifier
+from .maboost_presets import ActiveMadaBoostClassifier, MadaBoostClassifier, SparseBoostClassifier
 from .secboost import SecBoostClassifier
 from .secboost_losses import ClippedLogisticLoss, LogisticLoss, SpringLoss
 
 __all__: list[str] = [
+    "ActiveMadaBoostClassifier",
     "AdaBoostM1",
     "ClippedLogisticLoss",
     "GradientTreeBoostingClassifier",

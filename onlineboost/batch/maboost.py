@@ -40,7 +40,8 @@ class _MABoost(ClassifierMixin, BaseEstimator):
             raise ValueError(f"step must be 'theory' or 'max-margin', got {step!r}")
         if not (isinstance(self.n_estimators, (int, np.integer)) and self.n_estimators >= 1):
             raise ValueError(f"n_estimators must be an integer >= 1, got {self.n_estimators!r}")
-        if constraint != "simplex" and not (np.isfinite(kappa) and 0 < kappa <= 1):
+        if constraint in ("capped", "box-simplex") and not (np.isfinite(kappa)
+                                                            and 0 < kappa <= 1):
             raise ValueError(f"kappa must be in (0, 1], got {kappa!r}")
         cap = 1.0 / (kappa * n) if constraint != "simplex" else 1.0
         if constraint == "simplex":
@@ -51,7 +52,13 @@ class _MABoost(ClassifierMixin, BaseEstimator):
         if constraint == "box-simplex":
             return mirror.MirrorDescent(regulariser, mirror.Simplex(), mode,
                                         pre_constraint=mirror.Box(0.0, cap)), step
-        raise ValueError(f"constraint must be 'simplex', 'capped' or 'box-simplex', "
+        if constraint == "madaboost":  # the box at the start z_1 = grad R*(0) = e^{-1}
+            if not isinstance(regulariser, mirror.NegativeEntropy) or mode != "lazy":
+                raise ValueError("constraint='madaboost' needs regulariser='entropy' and "
+                                 "mode='lazy'")
+            return mirror.MirrorDescent(regulariser, mirror.Simplex(), mode,
+                                        pre_constraint=mirror.Box(0.0, float(np.exp(-1.0)))), step
+        raise ValueError(f"constraint must be 'simplex', 'capped', 'box-simplex' or 'madaboost', "
                          f"got {constraint!r}")
 
     def fit(self, X, y):
@@ -149,7 +156,9 @@ class MABoostClassifier(_MABoost):
     constraint
         `"simplex"`; `"capped"`, the capped simplex $w_i \le 1/(\kappa N)$ (smooth boosting);
         `"box-simplex"`, the double projection onto $[0, 1/(\kappa N)]^N$ then the simplex
-        (Lemma 4, MadaBoost-like; active mode only).
+        (Lemma 4; the lazy mode is allowed with the entropy only, MadaBoost's case);
+        `"madaboost"`, MadaBoost's weights $w_i \propto \min(1, e^{-a_i F(x_i)})$ (entropy,
+        lazy: the box is at the starting point $e^{-1}$), as `MadaBoostClassifier`.
     mode
         `"active"` or `"lazy"` mirror descent.
     step

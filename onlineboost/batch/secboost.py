@@ -50,6 +50,16 @@ class SecBoostClassifier(ClassifierMixin, BaseEstimator):
     can rise on some rounds. With `oo_simple` the OBI is measured on a grid of at least 1025
     loss values per example; finer structure of the loss is not seen.
 
+    SecBoost stops at step 2.5 only when the paper's condition holds: some
+    $\mathbb{I}_{ti}(z)$ is empty. By Lemma B.4 that needs a jump of $F$ larger than $z$, so
+    for a continuous loss it never happens. Where C.2's regular grid finds no offset (its step
+    stays too coarse for the limit $z$ even at $Z = 64\,$`oo_precision`), the least-slope
+    secant is located to machine precision (`offset_oracle.offsets_bracketed`: grid, bracket,
+    golden section, with its own rounding tolerance), which has OBI 0 up to that tolerance
+    whenever F is continuous; only examples it cannot resolve either (a jump larger than $z$
+    at the edge, or structure finer than $|\tilde e_{ti} - \tilde e_{(t-1)i}| / 2^{16}$) stop
+    the run.
+
     Parameters
     ----------
     loss
@@ -70,7 +80,8 @@ class SecBoostClassifier(ClassifierMixin, BaseEstimator):
         `"simple"` (C.2's `oo_simple`, any loss) or `"convex"` (B.7's dichotomic search,
         needs `loss.convex`).
     oo_precision
-        Initial precision $Z$ of `oo_simple`, doubled up to 64 Z while the OBI is too large.
+        Initial precision $Z$ of `oo_simple`, doubled up to 64 Z while the OBI is too large
+        (then `offsets_bracketed` takes over for the examples still without an offset).
     h0, v0
         Initial constant classifier $h_0$ and offset $v_0 \ne 0$.
     random_state
@@ -84,7 +95,8 @@ class SecBoostClassifier(ClassifierMixin, BaseEstimator):
     train_loss_
         $F(S, H_t) = \frac1m \sum_i F(y_i H_t(x_i))$ for $t = 0, 1, \dots$
     stop_reason_
-        `"completed"`, `"step 2.5: empty offset set"`, `"step 2.7: all weights zero"`,
+        `"completed"`, `"step 2.5: empty offset set"` (no offset within the OBI limit, which by
+        Lemma B.4 takes a jump of $F$), `"step 2.7: all weights zero"`,
         `"zero edge"` (the weak learner found no edge), `"no alpha"` (`Solve_α` failed: $F$
         discontinuous at an edge) or `"zero hypothesis"`.
 
@@ -230,8 +242,14 @@ class SecBoostClassifier(ClassifierMixin, BaseEstimator):
                 v_new, found = offset_oracle.offsets_simple(
                     F, e_new, e, z, Z=int(self.oo_precision), Z_max=64 * int(self.oo_precision)
                 )
+                if not found.all():  # the regular grid was too coarse: locate the secant
+                    miss = np.flatnonzero(~found)
+                    v_new[miss], found[miss] = offset_oracle.offsets_bracketed(
+                        F, e_new[miss], e[miss], z)
             else:
                 v_new, found = offset_oracle.offsets_convex(F, e_new, e, z)
+            same = e_new == e  # h_t(x_i) = 0 after all: any offset has OBI 0 (I_{a,a} = {a})
+            v_new[same], found[same] = v[same], True
             if not found.all():  # Step 2.5: some I_ti(z) is empty: return H_t
                 self.stop_reason_ = "step 2.5: empty offset set"
                 break

@@ -67,11 +67,13 @@ def test_chain_matches_algorithm_1_line_by_line():
         y = rng.normal(size=2)
         ext = Extension(loss, K, delta=0.4, kappa=1.5)
         expected = np.stack([ext.gradient(xi[i], y) for i in range(6)])
-        seen = []
-        model._copies.learn = lambda x_, G, seen=seen: seen.append(G)
+        seen, real_learn = [], model._copies.learn
+        # the spy forwards to the real learn, so the copies leave mu and the chain is exercised
+        model._copies.learn = lambda x_, G: (seen.append(G.copy()), real_learn(x_, G))
         model.learn_one(x, y)
         np.testing.assert_allclose(seen[0], expected, atol=1e-12)
-        del model._copies.learn  # back to the real learner
+        del model._copies.learn
+    assert np.abs(W - mu).max() > 0.1  # the weak learners have learnt: iterates differ from mu
 
 
 class NoStack(base.Base):

@@ -205,11 +205,75 @@ def test_quadratic_lazy_and_active_differ_and_lazy_dual_is_unbounded():
     assert s_lazy.w[0] == 1.0 and s_active.w[0] < 0.5
 
 
-def test_lazy_mode_refuses_the_double_projection():
-    with pytest.raises(ValueError, match="pre_constraint"):
-        mirror.MirrorDescent(ENTROPY, Simplex(), mode="lazy", pre_constraint=Box(0.0, 0.5))
+def test_lazy_double_projection_only_in_madaboosts_case():
+    """The paper's conclusion: the double projection works in the lazy mode for MadaBoost
+    (entropy, box [0, u] then simplex), where w is min(u, e^{theta - 1}) normalised; any other
+    lazy double projection is refused."""
+    rng = np.random.default_rng(9)
+    md = mirror.MirrorDescent(ENTROPY, Simplex(), mode="lazy", pre_constraint=Box(0.0, 0.5))
+    state, total = md.init(6), np.zeros(6)
+    for _ in range(30):
+        d, eta = rng.uniform(-1, 1, size=6), rng.uniform(0, 1)
+        state, total = md.update(state, d, eta), total + eta * d
+        capped = np.minimum(0.5, np.exp(total - 1.0))
+        np.testing.assert_allclose(state.w, capped / capped.sum(), rtol=1e-10)
+    for R, S, C in [(QUADRATIC, Simplex(), Box(0.0, 0.5)),
+                    (ENTROPY, CappedSimplex(cap=0.5), Box(0.0, 0.5)),
+                    (ENTROPY, Simplex(), Box(0.1, 0.5))]:
+        with pytest.raises(ValueError, match="pre_constraint"):
+            mirror.MirrorDescent(R, S, mode="lazy", pre_constraint=C)
+        mirror.MirrorDescent(R, S, mode="active", pre_constraint=C)  # Lemma 4: fine
     with pytest.raises(ValueError, match="mode"):
         mirror.MirrorDescent(ENTROPY, Simplex(), mode="eager")
+
+
+@pytest.mark.parametrize("R", [ENTROPY, QUADRATIC], ids=["entropy", "quadratic"])
+@pytest.mark.parametrize("mode", ["active", "lazy"])
+def test_the_decision_sets_of_the_same_kind_are_accepted(R, mode):
+    """`sets.Simplex(3)` etc. (same names as the weight constraints) work, fix the dimension,
+    and give the same weights; a set of another kind is refused naming the argument."""
+    from onlineboost import sets
+
+    rng = np.random.default_rng(10)
+    for ours, theirs in [(Simplex(), sets.Simplex(4)),
+                         (CappedSimplex(cap=0.4), sets.CappedSimplex(4, 0.4)),
+                         (Box(0.0, 0.5), sets.Box([0.0] * 4, [0.5] * 4))]:
+        a, b = mirror.MirrorDescent(R, ours, mode), mirror.MirrorDescent(R, theirs, mode)
+        s_a, s_b = a.init(4), b.init(4)
+        for _ in range(10):
+            d, eta = rng.uniform(-1, 1, size=4), rng.uniform(0, 2)
+            s_a, s_b = a.update(s_a, d, eta), b.update(s_b, d, eta)
+            np.testing.assert_array_equal(s_a.w, s_b.w)
+        np.testing.assert_array_equal(R.project(s_a.w + 0.1, theirs), R.project(s_a.w + 0.1,
+                                                                                  ours))
+        with pytest.raises(ValueError, match="n must be 4"):
+            b.init(5)
+    for bad, name in [(sets.Ball([0.0, 0.0], 1.0), "constraint"), ("simplex", "constraint"),
+                      (sets.Box([0.0, 0.0], [1.0, 2.0]), "constraint")]:
+        with pytest.raises(ValueError, match=name):
+            mirror.MirrorDescent(R, bad, mode)
+    with pytest.raises(ValueError, match="pre_constraint"):
+        mirror.MirrorDescent(R, Simplex(), "active", pre_constraint=sets.Ball([0.0], 1.0))
+
+
+@pytest.mark.parametrize("constraint", [Simplex(), CappedSimplex(cap=0.4), Simplex(scale=3.0)],
+                         ids=_cid)
+@pytest.mark.parametrize("mode", ["active", "lazy"])
+def test_quadratic_weights_stay_in_the_set_for_any_finite_step(constraint, mode):
+    """Issue 14 item 11: a step of 1e16 used to round the mass away (weights [0, 0, 0])."""
+    rng = np.random.default_rng(11)
+    md = mirror.MirrorDescent(QUADRATIC, constraint, mode)
+    state = md.init(5)
+    for eta in (1e16, 1e100, 1e300, 1.0, 1e-300, 1e16):
+        d = rng.uniform(-1, 1, size=5)
+        state = md.update(state, d, eta)
+        assert constraint.contains(state.w)
+        np.testing.assert_allclose(state.w.sum(), constraint.scale, rtol=1e-12)
+    md = mirror.MirrorDescent(QUADRATIC, Simplex(), mode)
+    state = md.update(md.init(3), np.array([1.0, -1.0, 1.0]), 1e16)
+    np.testing.assert_allclose(state.w, [0.5, 0.0, 0.5])
+    with pytest.raises(ValueError, match="eta"):  # eta * d overflows: refused, state unchanged
+        md.update(state, np.array([2.0, -1.0, 1.0]), 1e308)
 
 
 def test_long_lazy_entropy_run_with_large_edges_stays_finite():

@@ -128,24 +128,47 @@ def test_offsets_satisfy_the_obi_limit(F):
 # --- Solve_alpha (Algorithm 3, Theorem 5.8) --------------------------------------------------
 
 
+def _second_v(F, a, b, c):
+    """delta_{b, c} F(a), written out here (Lemma B.1)."""
+    return (F(a + b + c) - F(a + b) - F(a + c) + F(a)) / (b * c)
+
+
 @pytest.mark.parametrize("F", LOSSES, ids=repr)
 def test_solve_alpha_meets_theorem_5_8(F):
+    """Every guarantee recomputed from w, h and the edges, as inequalities a wrong alpha, W2 or
+    epsilon breaks."""
     rng = np.random.default_rng(6)
     for _ in range(50):
         m = 40
         e_prev = rng.normal(size=m)
         v_prev = rng.choice([-1, 1], size=m) * rng.uniform(1e-3, 0.3, size=m)
-        w = -v_derivative(F, e_prev, v_prev)
+        w = -(F(e_prev + v_prev) - F(e_prev)) / v_prev  # weights: minus the v-derivatives
         yh = rng.choice([-1.0, 1.0], size=m) * rng.uniform(0.5, 2.0, size=m)
         M = float(np.abs(yh).max())
-        eta = np.mean(w * yh)
+        eta = float(np.mean(w * yh))  # (83)
         alpha, W2, eps = solve_alpha_extended(F, w, yh, e_prev, v_prev, M, delta=1.0)
-        eta_new = np.mean(-v_derivative(F, e_prev + alpha * yh, v_prev) * yh)
-        assert abs(eta_new - eta) < abs(eta)  # (19)
-        assert np.sign(alpha) == np.sign(eta) and W2 > 0 and eps > 0
-        lhs = np.mean(second_v_derivative(F, e_prev, alpha * yh, v_prev) * (yh / M) ** 2)
-        assert lhs <= W2 * (1 + 1e-12)  # (11)
-        np.testing.assert_allclose(abs(alpha), abs(eta) / (2 * (1 + eps) * M**2 * W2) * 2)  # (9)
+        # Step 2 / (19): the partial update (20) keeps the edge's sign and size
+        w_tilde = -(F(e_prev + alpha * yh + v_prev) - F(e_prev + alpha * yh)) / v_prev
+        assert abs(np.mean(w_tilde * yh) - eta) < abs(eta)
+        assert np.sign(alpha) == np.sign(eta) != 0
+        # (11) with Theorem 5.8's W2: the |expectation| at e_ti = alpha y_i h_t(x_i)
+        lhs = float(np.mean(_second_v(F, e_prev, alpha * yh, v_prev) * (yh / M) ** 2))
+        assert 0 < W2 and lhs <= W2 * (1 + 1e-9)
+        if lhs != 0:
+            assert W2 == pytest.approx(abs(lhs), rel=1e-9)  # the theorem's W2, not a looser one
+        # (12): alpha in eta (0, 1 / (M^2 W2)), strictly; then some pi in (0, 1) and epsilon > 0
+        # satisfy (9), namely every epsilon in (0, |eta| / (|alpha| M^2 W2) - 1)
+        ratio = alpha / eta * M**2 * W2
+        assert 0 < ratio < 1
+        # (9) with the epsilon returned: alpha <= eta / (2 (1 + eps) M^2 W2) (1 + pi), pi <= 1
+        # (Step 4 returns the largest such epsilon, pi = 1 at the boundary)
+        assert eps > 0
+        assert abs(alpha) <= abs(eta) / (2 * (1 + eps) * M**2 * W2) * 2 * (1 + 1e-9)
+        assert abs(alpha) >= abs(eta) / (2 * (1 + eps) * M**2 * W2) * 2 * (1 - 1e-9)
+        # Step 2's halving: the first delta 2^-k meeting (19), so 2 alpha fails it (or is > 1)
+        if abs(alpha) < 1.0:
+            w_2 = -(F(e_prev + 2 * alpha * yh + v_prev) - F(e_prev + 2 * alpha * yh)) / v_prev
+            assert not abs(np.mean(w_2 * yh) - eta) < abs(eta)
 
 
 # --- SecBoost on Tic-Tac-Toe ----------------------------------------------------------------
@@ -166,12 +189,13 @@ def test_training_loss_decreases_on_tic_tac_toe(tic_tac_toe, loss, delta):
     assert model.score(X, y) > 0.7
 
 
-def test_spring_loss_with_a_large_initial_delta_stops_early(tic_tac_toe):
-    """As appendix C.3 reports: the spring loss may need an early stop when delta is large."""
+def test_spring_loss_with_a_large_initial_delta_runs_every_round(tic_tac_toe):
+    """Lemma B.4: I_ti(z) is never empty for a continuous loss, so SecBoost runs all T rounds
+    on the spring loss with delta = 1 (C.2's grid alone found no offset at round 13)."""
     X, y = tic_tac_toe
     model = SecBoostClassifier(SpringLoss(500.0), n_estimators=40, random_state=0).fit(X, y)
-    assert model.stop_reason_ == "step 2.5: empty offset set"
-    assert len(model.alphas_) < 40 and model.train_loss_[-1] < model.train_loss_[0] - 0.1
+    assert model.stop_reason_ == "completed" and len(model.alphas_) == 40
+    assert model.train_loss_[-1] < model.train_loss_[0] - 0.1
 
 
 class _NoDerivative:
@@ -275,17 +299,67 @@ class _Sigmoid:
         return 1.0 - np.tanh(z)
 
 
-def test_step_2_5_stops_when_no_offset_fits():
+def test_a_continuous_loss_never_stops_at_step_2_5():
+    """1 - tanh with a tiny epsilon: OBI limits of 1e-14, still met (Lemma B.4)."""
     rng = np.random.default_rng(7)
     X = rng.normal(size=(60, 2))
     y = (X[:, 0] + rng.normal(size=60) > 0).astype(int)  # noisy: some edges go negative
-    # a tiny epsilon leaves an OBI limit no secant over a concave stretch can meet
     model = SecBoostClassifier(
         _Sigmoid(), n_estimators=10, alpha_rule="smoothness", epsilon=1e-12
     ).fit(X, y)
+    assert model.stop_reason_ == "completed" and len(model.alphas_) == 10
+    assert np.all(model.obi_limits_ < 1e-12)
+    assert np.all(np.diff(model.train_loss_) < 0)
+
+
+class _Jump:
+    """The logistic loss plus 1/2 on z >= 0: a jump of 1/2 at 0, upper value at 0."""
+
+    def __call__(self, z):
+        z = np.asarray(z, dtype=np.float64)
+        return np.logaddexp(0.0, -z) + 0.5 * (z >= 0)
+
+
+def test_step_2_5_stops_when_an_edge_sits_on_a_jump_larger_than_z():
+    """Figure 4 (c): an edge reaching the jump from below has no offset with OBI under the
+    jump's height; any other edge has one."""
+    X = np.linspace(-1, 1, 40)[:, None]
+    y = (X[:, 0] > 0.1).astype(int)
+    # h0 = 0.5, alpha = 0.5: negatives classified right move from -0.5 to exactly 0
+    model = SecBoostClassifier(_Jump(), n_estimators=10, h0=0.5, delta=0.5).fit(X, y)
     assert model.stop_reason_ == "step 2.5: empty offset set"
-    assert len(model.alphas_) == 1  # H_t is returned, with h_t in it
+    assert len(model.alphas_) == 1 and 0 < model.obi_limits_[0] < 0.5  # H_t is returned
     assert len(model.train_loss_) == 2
+    v, found = offset_oracle.offsets_bracketed(_Jump(), np.array([0.0, 0.0, 0.3]),
+                                               np.array([-0.5, 0.5, -0.5]), z=1e-3)
+    assert found.tolist() == [False, True, True]
+
+
+def _obi_fine(F, a, v, c, n=200_001):
+    """Q_F(a, a + v, c) on a fine grid of I_{a, c} plus a fine grid of I_{a, a + v}."""
+    out = []
+    for a_i, v_i, c_i in zip(a, v, c):
+        x = np.concatenate([np.linspace(a_i, c_i, n), a_i + v_i * np.linspace(0, 1, 2001)])
+        x = x[(x - a_i) * (x - c_i) <= 0]
+        s = (F(a_i + v_i) - F(a_i)) / v_i
+        out.append(max(float(np.max(F(a_i) + s * (x - a_i) - F(x))), 0.0))
+    return np.array(out)
+
+
+@pytest.mark.parametrize("F", [*LOSSES[1:], _Sigmoid()], ids=repr)
+@pytest.mark.parametrize("z", [1e-4, 1e-7])  # (at a cusp |v| ~ z^2: 1e-10 is below e's ulp)
+def test_bracketed_offsets_exist_and_meet_the_limit(F, z):
+    """Lemma B.4 in practice: for continuous losses an offset is found for every pair of edges,
+    also at the spring loss's cusps (edges on Z / Q), and its OBI is within z, measured apart."""
+    rng = np.random.default_rng(8)
+    e_prev = np.concatenate([rng.normal(size=30), np.array([0.0, 0.5, -0.25, 0.002])])
+    e_t = np.concatenate([e_prev[:30] + rng.normal(scale=0.5, size=30),
+                          np.array([0.25, 0.0, 0.5, -0.5])])
+    v, found = offset_oracle.offsets_bracketed(F, e_t, e_prev, z)
+    assert found.all()
+    assert np.all(np.sign(v) == np.sign(e_prev - e_t))  # remark of Section 5.1.2
+    assert np.all(np.abs(v) <= np.abs(e_prev - e_t) * (1 + 1e-12))
+    assert np.all(_obi_fine(F, e_t, v, e_prev) <= z + 1e-13)
 
 
 def test_discontinuous_loss_without_alpha_stops():
