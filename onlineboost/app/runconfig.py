@@ -268,8 +268,8 @@ def _number(value, name):
 
 
 def parse_set(spec):
-    """A decision set from `"interval:-1,1"`, `"simplex:3"`, `"ball:R"` or a dict
-    `{"kind": ..., **params}`.
+    """A decision set from `"interval:-1,1"`, `"box:LO_1,...,LO_d,HI_1,...,HI_d"`,
+    `"simplex:3"`, `"ball:R"` or a dict `{"kind": ..., **params}`.
 
     >>> from onlineboost.app.runconfig import parse_set
     >>> parse_set("interval:0,2"), parse_set({"kind": "box", "lo": [0, 0], "hi": [1, 2]})
@@ -298,6 +298,11 @@ def parse_set(spec):
             return SETS[kind](int(values[0]), *values[1:])
         if kind == "ball":
             return sets.Ball(radius=values[0]) if values else sets.Ball()
+        if kind == "box":  # box:LO_1,...,LO_d,HI_1,...,HI_d
+            if not values or len(values) % 2:
+                raise ValueError("a box needs d lower bounds then d upper bounds")
+            d = len(values) // 2
+            return sets.Box(values[:d], values[d:])
         return SETS[kind](*values)
     except Exception as e:  # noqa: BLE001
         raise ValueError(f"decision_set {spec!r}: {e}") from None
