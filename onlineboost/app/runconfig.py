@@ -471,7 +471,7 @@ def add_arguments(p) -> None:
                    help=f"records bringing new feature names beyond this many are rejected "
                         f"(default {d['max_features']})")
     g = p.add_argument_group("model (ignored on --resume: the checkpoint holds the model)")
-    g.add_argument("--booster", choices=list(BOOSTERS), help=f"default {m['booster']}")
+    g.add_argument("--booster", choices=list(BOOSTERS), help=f"(default {m['booster']})")
     g.add_argument("--learner", help=f"{', '.join(LEARNERS)} or module:Class "
                                      f"(default {m['learner']})")
     g.add_argument("-N", "--n-learners", type=int, dest="n_learners",
