@@ -202,12 +202,12 @@ def _count_lines(path: str) -> int:
 
 
 def new_names_section(rows: list) -> list:
-    lines = ["", "`onlineboost run` when every record brings a new feature name (issue 14 item 20): "
-             "records bringing names beyond `--max-features` are rejected, so the model's state, "
-             "its checkpoint and the run's resident memory (RSS, MB, sampled when 10%, 50% and "
-             "100% of the records were done) stay flat:", "",
+    lines = ["", "`onlineboost run` when every record brings a new feature name (issue 14 item "
+             "20): records bringing names beyond `--max-features` are rejected, so the "
+             "model's state, its checkpoint and the run's resident memory (RSS, MB, "
+             "sampled when 10%, 50% and 100% of the records were done) stay flat:", "",
              "| learner | --max-features | records | answered | rejected | RSS 10% | RSS 50% | "
-             "RSS end | checkpoint (KB) | s |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "RSS end | checkpoint (KB) | s |", "|---|" + "---:|" * 9]
     lines += [f"| {r['learner']} | {r['cap']} | {r['records']:,} | {r['answered']:,} | "
               f"{r['rejected']:,} | {r['rss_10']:.1f} | {r['rss_50']:.1f} | {r['rss_end']:.1f} | "
               f"{r['ckpt_kb']:.0f} | {r['seconds']:.0f} |" for r in rows]

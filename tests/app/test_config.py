@@ -8,7 +8,6 @@ import json
 import pytest
 
 from onlineboost.app import cli
-
 from tests.app._util import run
 
 BAD_CONFIGS = [

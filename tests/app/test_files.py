@@ -12,7 +12,6 @@ import pytest
 
 from onlineboost.app import checkpoint, files
 from onlineboost.app.errors import RunError
-
 from tests.app._util import cmd, csv_stream, env, run
 
 MODEL = ["--target", "y", "--learner", "ridge", "-N", "2", "--report-every", "0"]

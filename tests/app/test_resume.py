@@ -10,7 +10,6 @@ import sys
 import pytest
 
 from onlineboost.app import checkpoint
-
 from tests.app._util import answers, csv_stream, run
 
 MODEL = ["--target", "y", "--learner", "ridge", "-N", "2", "--report-every", "0"]
@@ -84,7 +83,7 @@ def test_a_resumed_run_says_from_which_line(tmp_path, capsys, to_file):
     data.write_text(text)
     code, err = run(["--resume", ck], capsys)
     assert code == 0
-    assert f"resumed run " in err and f"after line {n} ({n - 1} records)" in err, err
+    assert "resumed run " in err and f"after line {n} ({n - 1} records)" in err, err
     assert f"answers from line {n + 1} on" in err
 
 

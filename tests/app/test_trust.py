@@ -10,7 +10,6 @@ import pickle
 import pytest
 
 from onlineboost.app import checkpoint
-
 from tests.app._util import csv_stream, run
 
 MODEL = ["--target", "y", "--learner", "ridge", "-N", "2", "--report-every", "0"]

@@ -12,7 +12,6 @@ import pytest
 
 from onlineboost.app import runconfig
 from onlineboost.app.loop import Run
-
 from tests.app._util import answers, run
 from tests.helpers import same_state
 
