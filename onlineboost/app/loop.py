@@ -255,7 +255,7 @@ class Run:
             x, y = parser.parse(raw, first=number == 1)
         except RecordError as e:
             return self._reject(number, str(e), raw)
-        new = x.keys() - st.features if len(x) else ()
+        new = () if st.features.issuperset(x) else x.keys() - st.features
         if new:
             if len(st.features) + len(new) > self._max_features:
                 return self._reject(number, f"brings new feature names {sorted(new)[:5]} beyond "

@@ -59,6 +59,10 @@ class RegressionMetrics(Metrics):
     names = ("MAE", "MSE")
 
     def update(self, y, answer) -> None:
+        if isinstance(answer, float):
+            e = abs(answer - y)  # float arithmetic: inf on overflow, never an exception
+            self._add(e, e * e)
+            return
         with np.errstate(over="ignore", invalid="ignore"):
             e = np.asarray(answer, dtype=np.float64) - np.float64(y)
             if e.ndim == 0:

@@ -63,6 +63,11 @@ class Regression(Task):
 
     def answer(self, model, x):
         raw = model.predict_one(x)
+        if isinstance(raw, float):  # the common case, without numpy's overhead
+            if not math.isfinite(raw):
+                raise ValueError(f"the model answered {raw!r}, not a finite number")
+            value = float(raw)
+            return repr(value), value
         try:
             a = np.asarray(raw, dtype=np.float64)
         except (TypeError, ValueError):
