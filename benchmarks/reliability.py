@@ -404,7 +404,8 @@ def _config(d, config, flags):
     path, _ = _stream(d, 5)
     argv = [path, "-o", os.path.join(d, "out")]
     if config is not None:
-        if isinstance(config, dict) and isinstance(config.get("data", {}), dict):
+        if isinstance(config, dict) and isinstance(config.get("data", {}), dict) and (
+                "rewards" not in config.get("data", {})):
             config.setdefault("data", {}).setdefault("target", "y")
         open(os.path.join(d, "c.json"), "w").write(json.dumps(config))
         argv += ["--config", os.path.join(d, "c.json")]
