@@ -246,6 +246,11 @@ class Run:
                 parser.read_header(raw)
             except RecordError as e:
                 raise RunError(f"line {number}: bad CSV header: {e}") from None
+            skip = {parser.target, *parser.rewards, *parser.ignore}
+            n = len(parser.features or [c for c in parser.columns if c not in skip])
+            if n > self._max_features:
+                raise RunError(f"line {number}: the CSV header has {n} feature columns, more "
+                               f"than max_features = {self._max_features} (--max-features)")
             return
         st.records += 1
         if raw is None:

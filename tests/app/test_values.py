@@ -235,3 +235,13 @@ def test_a_failing_model_is_rolled_back_not_half_updated(tmp_path, monkeypatch):
             continue
         expected.learn_one({}, row["y"])
     assert same_state(r.state.model, expected)
+
+
+def test_a_csv_wider_than_max_features_is_refused_at_its_header(tmp_path, capsys):
+    (tmp_path / "in.csv").write_text("a,b,c,y\n1,2,3,4\n")
+    code, err = run([tmp_path / "in.csv", "--target", "y", "--max-features", "2", "-o",
+                     tmp_path / "out", *QUIET], capsys)
+    assert code == 2 and "3 feature columns" in err and "--max-features" in err, err
+    code, err = run([tmp_path / "in.csv", "--target", "y", "--max-features", "3", "-o",
+                     tmp_path / "out", *QUIET], capsys)
+    assert code == 0
