@@ -3,6 +3,8 @@ memory; and the throughput of `onlineboost run` with and without checkpoints.
 
     python -m benchmarks.long_stream                 # 10^6 steps each (a few minutes a config)
     python -m benchmarks.long_stream --steps 20000   # a quick look (does not write results)
+    python -m benchmarks.long_stream --new-names-only --records 20000   # only issue 14 item 20
+                                                     # (writes results/long_stream_names.md)
 
 Each configuration runs in a fresh process (spawn), so its peak resident memory (`ru_maxrss`)
 is its own. Memory is sampled ten times along the stream (VmRSS); "growth" is the resident
@@ -127,6 +129,9 @@ def run_throughput(records: int) -> list[dict]:
                                                          "--checkpoint-every", "10000"]),
                              ("checkpoint every 10^3", ["--checkpoint", os.path.join(d, "ck"),
                                                          "--checkpoint-every", "1000"])]:
+            for name in ("ck", "ck.lock"):  # each setting is a fresh run
+                if os.path.exists(os.path.join(d, name)):
+                    os.unlink(os.path.join(d, name))
             cmd = [sys.executable, "-m", "onlineboost.app.cli", "run", data, "--target", "y",
                    "--learner", "linear-ogd", "-N", "5", "-o", os.path.join(d, "out"),
                    "--report-every", "0", *extra]
@@ -136,6 +141,77 @@ def run_throughput(records: int) -> list[dict]:
             size = os.path.getsize(os.path.join(d, "ck")) if extra else 0
             out.append({"setting": label, "rate": rate, "ckpt_kb": size / 1024})
     return out
+
+
+def _proc_kb(pid: int, field: str) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return float("nan")
+
+
+def run_new_names(records: int, learner: str, max_features: int) -> dict:
+    """`onlineboost run` on a stream where every record brings a new feature name (issue 14
+    item 20): resident memory of the run sampled along the stream, and its final checkpoint."""
+    with tempfile.TemporaryDirectory() as d:
+        data = os.path.join(d, "in.jsonl")
+        rng = np.random.default_rng(4)
+        with open(data, "w") as f:
+            for t in range(records):
+                u = float(rng.normal())
+                f.write(f'{{"u": {u!r}, "x{t}": 1.0, "y": {float(np.tanh(u))!r}}}\n')
+        ck = os.path.join(d, "ck")
+        cmd = [sys.executable, "-m", "onlineboost", "run", data, "--target", "y", "--learner",
+               learner, "-N", "5", "--max-features", str(max_features), "-o",
+               os.path.join(d, "out"), "--rejects", os.path.join(d, "rej"), "--checkpoint", ck,
+               "--checkpoint-every", str(max(records // 10, 1)), "--report-every", "0"]
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, "PYTHONPATH": os.getcwd()})
+        samples = []  # (records done, RSS MB)
+        while proc.poll() is None:
+            done = sum(os.path.getsize(os.path.join(d, n)) > 0 and
+                       _count_lines(os.path.join(d, n)) for n in ("out", "rej")
+                       if os.path.exists(os.path.join(d, n)))
+            rss = _proc_kb(proc.pid, "VmRSS") / 1024
+            if rss == rss:
+                samples.append((done, rss))
+            time.sleep(0.05)
+        err = proc.stderr.read()
+        elapsed = time.perf_counter() - start
+        if proc.returncode != 0:
+            raise RuntimeError(err)
+        at = {}
+        for frac in (0.1, 0.5, 1.0):
+            later = [rss for done, rss in samples if done >= frac * records * 0.999]
+            at[frac] = later[0] if later else (samples[-1][1] if samples else float("nan"))
+        summary = dict(p.split("=") for p in err.split("done: ")[1].split())
+        return {"learner": learner, "cap": max_features, "records": records,
+                "answered": int(summary["answered"]), "rejected": int(summary["rejected"]),
+                "rss_10": at[0.1], "rss_50": at[0.5], "rss_end": at[1.0],
+                "ckpt_kb": os.path.getsize(ck) / 1024, "seconds": elapsed}
+
+
+def _count_lines(path: str) -> int:
+    with open(path, "rb") as f:
+        return f.read().count(b"\n")
+
+
+def new_names_section(rows: list) -> list:
+    lines = ["", "`onlineboost run` when every record brings a new feature name (issue 14 item "
+             "20): records bringing names beyond `--max-features` are rejected, so the "
+             "model's state, its checkpoint and the run's resident memory (RSS, MB, "
+             "sampled when 10%, 50% and 100% of the records were done) stay flat:", "",
+             "| learner | --max-features | records | answered | rejected | RSS 10% | RSS 50% | "
+             "RSS end | checkpoint (KB) | s |", "|---|" + "---:|" * 9]
+    lines += [f"| {r['learner']} | {r['cap']} | {r['records']:,} | {r['answered']:,} | "
+              f"{r['rejected']:,} | {r['rss_10']:.1f} | {r['rss_50']:.1f} | {r['rss_end']:.1f} | "
+              f"{r['ckpt_kb']:.0f} | {r['seconds']:.0f} |" for r in rows]
+    return lines
 
 
 CONFIGS = [("booco", ("linear-ogd",)),
@@ -153,7 +229,21 @@ def main(argv=None) -> None:
     p.add_argument("--steps", type=int, default=1_000_000)
     p.add_argument("--records", type=int, default=50_000, help="for the onlineboost run rate")
     p.add_argument("--all", action="store_true", help="also BoOCO(stump) and capped simplices")
+    p.add_argument("--new-names-only", action="store_true",
+                   help="only the ever-new feature names runs (printed, not written)")
     args = p.parse_args(argv)
+    names = [run_new_names(args.records, learner, cap)
+             for learner, cap in (("linear-ogd", 1000), ("ridge", 200), ("stump", 200))]
+    print("\n".join(new_names_section(names)), flush=True)
+    if args.new_names_only:
+        if args.records >= 20_000:
+            from benchmarks import report
+
+            report.write_section("long_stream_names", "\n".join([
+                "## Long streams: ever-new feature names (issue 14 item 20)", "",
+                f"`python -m benchmarks.long_stream --new-names-only --records {args.records}` "
+                f"— {report.machine()}."] + new_names_section(names)))
+        return
     rows = []
     load = os.getloadavg()[1]
     ctx = multiprocessing.get_context("spawn")
@@ -181,6 +271,7 @@ def main(argv=None) -> None:
               "answers to a file, flushed per record; checkpoints fsynced):", "",
               "| setting | records/s | checkpoint size (KB) |", "|---|---:|---:|"]
     lines += [f"| {r['setting']} | {r['rate']:.0f} | {r['ckpt_kb']:.1f} |" for r in rates]
+    lines += new_names_section(names)
     if args.steps >= 1_000_000:
         report.write_section("long_stream", "\n".join(lines))
     print("\n".join(lines))

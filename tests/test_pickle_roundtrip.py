@@ -16,7 +16,7 @@ from river import base
 
 import learners
 import onlineboost
-from onlineboost.app.checkpoint import same_state
+from tests.helpers import same_state
 
 N_BEFORE, N_AFTER = 120, 120
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import learners
 from onlineboost import BoOCO, BoOCOClassifier, bregman, losses, mirror, sets
-from onlineboost.app.checkpoint import same_state
+from tests.helpers import same_state
 
 SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow])

@@ -1,31 +1,84 @@
-r"""Atomic, checksummed checkpoints: a pickled state that is either whole or refused.
+r"""Atomic, signed checkpoints: a pickled state that is either whole, ours, or refused.
 
-File layout: the 8-byte magic `OBCKPT01`, the payload length (8 bytes, big-endian), the
-SHA-256 of the payload (32 bytes), then the payload (a pickle). `save` writes a temporary file
-in the target's directory, flushes and fsyncs it, renames it over the target (`os.replace`,
-atomic on POSIX) and fsyncs the directory, so a crash at any point leaves either the old
-checkpoint or the new one, never a mixture. `load` checks magic, length and checksum *before*
-unpickling, and raises `CheckpointError` with the reason otherwise: a truncated or corrupted
-file is never silently loaded.
+File layout: the 8-byte magic `OBCKPT02`, the payload length (8 bytes, big-endian), the
+HMAC-SHA256 of magic, length and payload under the checkpoint key (32 bytes), then the payload
+(a pickle). `save` writes a temporary file in the target's directory, flushes and fsyncs it,
+renames it over the target (`os.replace`, atomic on POSIX) and fsyncs the directory, so a crash
+at any point leaves either the old checkpoint or the new one, never a mixture (a temporary left
+by a crash is removed by the next run on that checkpoint: `remove_stale_temporaries`). `load`
+checks magic, length and HMAC *before* unpickling, and raises `CheckpointError` with the reason
+otherwise: a truncated, corrupted or foreign file is never unpickled.
 
-Pickle runs code from the file it loads: load only checkpoints you wrote.
+Pickle runs code from the bytes it loads; the HMAC is what makes that safe: only a file written
+with the same key is unpickled, so a crafted checkpoint is refused unless its author holds the
+key. The key (`key()`) is, in order: the environment variable `ONLINEBOOST_CHECKPOINT_KEY`
+(its UTF-8 bytes, at least 16), the file named by `ONLINEBOOST_CHECKPOINT_KEY_FILE`, or the
+per-user key file `$XDG_CONFIG_HOME/onlineboost/checkpoint.key` (default
+`~/.config/onlineboost/checkpoint.key`), created with 32 random bytes and mode 0600 by the
+first `save` that needs it. Keep the key as private as the code you run: whoever can read it
+can write checkpoints that run code in your runs.
 """
 
 from __future__ import annotations
 
+import glob
 import hashlib
+import hmac
 import os
 import pickle
+import secrets
 import tempfile
 
-__all__ = ["CheckpointError", "load", "same_state", "save"]
+__all__ = ["CheckpointError", "key", "load", "remove_stale_temporaries", "save"]
 
-MAGIC = b"OBCKPT01"
+MAGIC = b"OBCKPT02"
+_OLD_MAGIC = (b"OBCKPT01",)
 _HEADER = len(MAGIC) + 8 + 32
+ENV_KEY = "ONLINEBOOST_CHECKPOINT_KEY"
+ENV_KEY_FILE = "ONLINEBOOST_CHECKPOINT_KEY_FILE"
 
 
 class CheckpointError(RuntimeError):
-    """A checkpoint that is missing, truncated, corrupted or not a checkpoint at all."""
+    """A checkpoint that is missing, truncated, corrupted, unsigned or not a checkpoint."""
+
+
+def default_key_file() -> str:
+    """The per-user key file: `$XDG_CONFIG_HOME/onlineboost/checkpoint.key`."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(base, "onlineboost", "checkpoint.key")
+
+
+def key(create: bool = False) -> bytes:
+    """The checkpoint key (see the module's docstring); `create`: make the default key file if
+    there is none. Raises `CheckpointError` when there is no usable key."""
+    env = os.environ.get(ENV_KEY)
+    if env is not None:
+        if len(env.encode()) < 16:
+            raise CheckpointError(f"${ENV_KEY} must hold at least 16 bytes")
+        return env.encode()
+    path = os.environ.get(ENV_KEY_FILE) or default_key_file()
+    if create and not os.environ.get(ENV_KEY_FILE) and not os.path.exists(path):
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process made it first: use theirs
+            pass
+        else:
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32) + "\n")
+    try:
+        with open(path, "rb") as f:
+            data = f.read().strip()
+    except OSError as e:
+        raise CheckpointError(f"no checkpoint key: set ${ENV_KEY} or ${ENV_KEY_FILE}, or let a "
+                              f"run create {path!r} ({e.strerror})") from None
+    if len(data) < 16:
+        raise CheckpointError(f"checkpoint key file {path!r} must hold at least 16 bytes")
+    return data
+
+
+def _sign(k: bytes, length: bytes, payload: bytes) -> bytes:
+    return hmac.new(k, MAGIC + length + payload, hashlib.sha256).digest()
 
 
 def _fsync_dir(path: str) -> None:
@@ -42,12 +95,14 @@ def _fsync_dir(path: str) -> None:
 
 
 def save(path: str, state) -> int:
-    """Write `state` to `path` atomically (temporary file, fsync, rename); returns its size.
+    """Write `state` to `path` atomically (temporary file, fsync, rename), signed with `key()`;
+    returns its size.
 
     Examples
     --------
     >>> import os, tempfile
     >>> from onlineboost.app import checkpoint
+    >>> os.environ["ONLINEBOOST_CHECKPOINT_KEY"] = "a doctest key, 16+ bytes"
     >>> path = os.path.join(tempfile.mkdtemp(), "model.ckpt")
     >>> size = checkpoint.save(path, {"records": 3, "weights": [0.5, 0.25]})
     >>> checkpoint.load(path)
@@ -58,10 +113,13 @@ def save(path: str, state) -> int:
     >>> checkpoint.load(path)
     Traceback (most recent call last):
     ...
-    onlineboost.app.checkpoint.CheckpointError: checkpoint ... is corrupt: checksum mismatch ...
+    onlineboost.app.checkpoint.CheckpointError: checkpoint ... is corrupt or was not written ...
+    >>> del os.environ["ONLINEBOOST_CHECKPOINT_KEY"]
     """
+    k = key(create=True)
     payload = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
-    blob = MAGIC + len(payload).to_bytes(8, "big") + hashlib.sha256(payload).digest() + payload
+    length = len(payload).to_bytes(8, "big")
+    blob = MAGIC + length + _sign(k, length, payload) + payload
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp", dir=directory)
     try:
@@ -81,96 +139,44 @@ def save(path: str, state) -> int:
 
 
 def load(path: str):
-    """The state saved at `path`, after checking magic, length and SHA-256; else
+    """The state saved at `path`, after checking magic, length and HMAC; else
     `CheckpointError`."""
     try:
         with open(path, "rb") as f:
             blob = f.read()
     except OSError as e:
-        raise CheckpointError(f"cannot read checkpoint {path!r}: {e}") from None
+        raise CheckpointError(f"cannot read checkpoint {path!r}: {e.strerror}") from None
+    if blob[:len(MAGIC)] in _OLD_MAGIC:
+        raise CheckpointError(f"{path!r} is an unsigned checkpoint of an older version: refused "
+                              "(it could run code); start the run afresh")
     if len(blob) < _HEADER or not blob.startswith(MAGIC):
         raise CheckpointError(f"{path!r} is not an onlineboost checkpoint (bad header; "
                               f"{len(blob)} bytes)")
-    n = int.from_bytes(blob[len(MAGIC):len(MAGIC) + 8], "big")
+    length = blob[len(MAGIC):len(MAGIC) + 8]
+    n = int.from_bytes(length, "big")
     digest, payload = blob[len(MAGIC) + 8:_HEADER], blob[_HEADER:]
     if len(payload) != n:
         raise CheckpointError(f"checkpoint {path!r} is truncated or padded: payload of "
                               f"{len(payload)} bytes, header says {n}")
-    if hashlib.sha256(payload).digest() != digest:
-        raise CheckpointError(f"checkpoint {path!r} is corrupt: checksum mismatch (SHA-256)")
+    if not hmac.compare_digest(_sign(key(), length, payload), digest):
+        raise CheckpointError(f"checkpoint {path!r} is corrupt or was not written with this key: "
+                              "HMAC-SHA256 mismatch (refused unread)")
     try:
         return pickle.loads(payload)
-    except Exception as e:  # checksum passed, so this is a version/environment mismatch
-        raise CheckpointError(f"checkpoint {path!r} passed its checksum but cannot be "
-                              f"unpickled here: {type(e).__name__}: {e}") from None
+    except Exception as e:  # signed by us, so this is a version/environment mismatch
+        raise CheckpointError(f"checkpoint {path!r} is signed but cannot be unpickled here: "
+                              f"{type(e).__name__}: {e}") from None
 
 
-def same_state(a, b, _seen=None) -> bool:
-    """Whether two objects hold the same state, recursively: attributes, containers, numpy
-    arrays (bit for bit, NaN included) and random generators (`numpy` and `random`).
-
-    Pickle bytes are no test of that (memo and frame layout differ between an object and its
-    round-tripped copy); this is what tests of checkpoints and of rejected inputs compare.
-
-    >>> import numpy as np
-    >>> from onlineboost.app.checkpoint import same_state
-    >>> a = {"w": np.array([1.0, np.nan]), "rng": np.random.default_rng(0)}
-    >>> b = pickle.loads(pickle.dumps(a))
-    >>> same_state(a, b)
-    True
-    >>> _ = b["rng"].random()
-    >>> same_state(a, b)
-    False
-    """
-    import random
-
-    import numpy as np
-
-    seen = _seen if _seen is not None else {}
-    if a is b:
-        return True
-    if type(a) is not type(b):
-        return False
-    key = (id(a), id(b))
-    if key in seen:  # a cycle already being compared
-        return True
-    if isinstance(a, np.ndarray):
-        return a.shape == b.shape and a.dtype == b.dtype and (
-            a.tobytes() == b.tobytes() if a.dtype != object
-            else all(same_state(u, v, seen) for u, v in zip(a.flat, b.flat)))
-    if isinstance(a, np.random.Generator):
-        return a.bit_generator.state == b.bit_generator.state
-    if isinstance(a, random.Random):
-        return a.getstate() == b.getstate()
-    if isinstance(a, float):
-        return a == b or (a != a and b != b)
-    if isinstance(a, (int, str, bytes, bool, complex, type(None), np.generic)):
-        return bool(np.all(a == b)) if isinstance(a, np.generic) else a == b
-    seen[key] = (a, b)  # kept alive, so that no later object reuses these ids
-    if isinstance(a, dict):  # key order is no state: a set rebuilt by pickle may iterate anew
-        return a.keys() == b.keys() and all(same_state(a[k], b[k], seen) for k in a)
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same_state(u, v, seen) for u, v in zip(a, b))
-    if isinstance(a, (set, frozenset)):
-        return a == b
-    if type(a).__getstate__ is not object.__getstate__ and isinstance(a.__getstate__(), dict):
-        return same_state(a.__getstate__(), b.__getstate__(), seen)  # what pickle keeps
-    if hasattr(a, "__dict__") or hasattr(a, "__slots__"):
-        return same_state(_attributes(a), _attributes(b), seen)
-    if callable(a) or isinstance(a, type):
-        return a == b
-    try:  # an extension type (e.g. scikit-learn's Cython Tree): compare what pickle would save
-        ra, rb = a.__reduce_ex__(pickle.HIGHEST_PROTOCOL), b.__reduce_ex__(
-            pickle.HIGHEST_PROTOCOL)
-    except (TypeError, pickle.PicklingError):
-        return a == b
-    return same_state(ra, rb, seen)
-
-
-def _attributes(obj) -> dict:
-    out = dict(getattr(obj, "__dict__", {}))
-    for cls in type(obj).__mro__:
-        for name in getattr(cls, "__slots__", ()):
-            if hasattr(obj, name):
-                out[name] = getattr(obj, name)
-    return out
+def remove_stale_temporaries(path: str) -> list:
+    """Remove the temporaries a killed `save(path, ...)` left (`<name>.*.tmp` beside `path`);
+    returns their paths. Call it only while holding the run's lock on `path`."""
+    directory, name = os.path.split(os.path.abspath(path))
+    removed = []
+    for tmp in glob.glob(os.path.join(glob.escape(directory), glob.escape(name) + ".*.tmp")):
+        try:
+            os.unlink(tmp)
+            removed.append(tmp)
+        except OSError:
+            pass
+    return removed

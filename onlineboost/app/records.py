@@ -9,7 +9,16 @@ and a target (a finite number, a binary label, or one reward per arm) — or rai
 nothing is returned.
 
 One record is one physical line: CSV fields quoted across line breaks are not supported.
-Blank lines are skipped (they still count in line numbers).
+Blank lines are skipped (they still count in line numbers). A last line without its newline is
+never consumed (not parsed, not counted): its producer may still be writing it, and it is read
+once it is complete (on a resumed run, or when a live pipe sends the rest).
+
+Numbers are ASCII decimal literals (`1`, `-2.5e3`, `.5`; surrounding blanks allowed): `"1_0"`,
+`"0x10"` and non-ASCII digits are not numbers (a JSON string holding a literal is read as
+that number, as a CSV field is; JSON booleans and nulls are not numbers). Every number must be finite and at most
+`max_abs` (default `MAX_ABS` = 1e100) in absolute value: squares and sums of squares of such
+values (a scaler's variance, ridge's Gram matrix, the RMSE) stay finite over any stream a run
+can see, so one record cannot overflow the model's or the metrics' running sums.
 """
 
 from __future__ import annotations
@@ -20,7 +29,10 @@ import math
 import zlib
 from typing import IO, NamedTuple
 
-__all__ = ["Example", "LineReader", "RecordError", "RecordParser", "parse_label"]
+__all__ = ["MAX_ABS", "Example", "LineReader", "RecordError", "RecordParser", "parse_label"]
+
+MAX_ABS = 1e100
+_BOM = b"\xef\xbb\xbf"
 
 TASKS = ("regression", "classification", "bandit")
 _TRUE = {"1", "1.0", "true", "yes", "+1"}
@@ -44,6 +56,9 @@ class LineReader:
     Iterating yields `(line_number, raw)` where `raw` is the line's bytes (newline included),
     or `None` for a line longer than `max_line_bytes`, whose bytes are skipped without being
     held in memory. `offset`, `line_number` and `crc` always describe the bytes consumed so far.
+    A last line without a newline is not consumed: iteration stops before it, `offset` stays at
+    its start and `pending` holds how many of its bytes were seen (the stream is left after
+    them; a resumed run reads the line again from its start, complete by then).
 
     Parameters
     ----------
@@ -60,24 +75,22 @@ class LineReader:
     >>> from onlineboost.app.records import LineReader
     >>> reader = LineReader(io.BytesIO(b"a,b\n1,2\n" + b"9" * 50 + b"\n3,4"), max_line_bytes=20)
     >>> list(reader)
-    [(1, b'a,b\n'), (2, b'1,2\n'), (3, None), (4, b'3,4')]
-    >>> reader.offset, reader.line_number
-    (62, 4)
+    [(1, b'a,b\n'), (2, b'1,2\n'), (3, None)]
+    >>> reader.offset, reader.line_number, reader.pending
+    (59, 3, 3)
     """
 
     def __init__(self, stream: IO[bytes], max_line_bytes: int = 1 << 20, offset: int = 0,
                  line_number: int = 0, crc: int = 0):
-        if not (isinstance(max_line_bytes, int) and max_line_bytes >= 1):
+        if isinstance(max_line_bytes, bool) or not (isinstance(max_line_bytes, int)
+                                                    and max_line_bytes >= 1):
             raise ValueError(f"max_line_bytes must be an integer >= 1, got {max_line_bytes!r}")
         self.stream = stream
         self.max_line_bytes = max_line_bytes
         self.offset = offset
         self.line_number = line_number
         self.crc = crc
-
-    def _consume(self, chunk: bytes) -> None:
-        self.offset += len(chunk)
-        self.crc = zlib.crc32(chunk, self.crc)
+        self.pending = 0  # bytes of an unterminated last line seen (not consumed)
 
     def __iter__(self):
         limit = self.max_line_bytes
@@ -85,17 +98,25 @@ class LineReader:
             chunk = self.stream.readline(limit + 1)
             if not chunk:
                 return
-            self._consume(chunk)
-            self.line_number += 1
+            size, crc = len(chunk), zlib.crc32(chunk, self.crc)
             if len(chunk) > limit and not chunk.endswith(b"\n"):
                 while not chunk.endswith(b"\n"):  # drop the rest of the line, 64 KiB at a time
                     chunk = self.stream.readline(1 << 16)
                     if not chunk:
-                        break
-                    self._consume(chunk)
-                yield self.line_number, None
-                continue
-            yield self.line_number, chunk
+                        self.pending = size  # unterminated: not consumed
+                        return
+                    size, crc = size + len(chunk), zlib.crc32(chunk, crc)
+                raw = None
+            elif not chunk.endswith(b"\n"):
+                self.pending = size  # unterminated: its producer may still be writing it
+                return
+            else:
+                raw = chunk
+            self.offset += size
+            self.crc = crc
+            self.line_number += 1
+            self.pending = 0
+            yield self.line_number, raw
 
 
 def skip_bytes(stream: IO[bytes], n: int) -> int:
@@ -114,17 +135,22 @@ def skip_bytes(stream: IO[bytes], n: int) -> int:
     return crc
 
 
-def _number(value, name: str) -> float:
+def _number(value, name: str, max_abs: float = MAX_ABS) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise RecordError(f"{name} must be a number, got {type(value).__name__}")
-    if isinstance(value, str) and not value.strip():
-        raise RecordError(f"{name} is missing (empty field)")
+    if isinstance(value, str):
+        if not value.strip():
+            raise RecordError(f"{name} is missing (empty field)")
+        if not value.isascii() or "_" in value:  # what float() takes beyond ASCII literals
+            raise RecordError(f"{name}: cannot read {value[:40]!r} as a number")
     try:
         v = float(value)
     except (ValueError, OverflowError):
         raise RecordError(f"{name}: cannot read {str(value)[:40]!r} as a number") from None
     if not math.isfinite(v):
         raise RecordError(f"{name} must be finite, got {str(value)[:40]!r}")
+    if abs(v) > max_abs:
+        raise RecordError(f"{name}: |{str(value)[:40]}| exceeds the bound max_abs = {max_abs:g}")
     return v
 
 
@@ -173,6 +199,8 @@ class RecordParser:
         CSV delimiter.
     encoding
         Text encoding of the input; undecodable lines are rejected.
+    max_abs
+        Largest accepted absolute value of a number (features, target, rewards).
 
     Examples
     --------
@@ -193,7 +221,8 @@ class RecordParser:
 
     def __init__(self, format: str = "csv", target: str | None = None,
                  features: tuple | None = None, ignore: tuple = (), task: str = "regression",
-                 rewards: tuple = (), delimiter: str = ",", encoding: str = "utf-8"):
+                 rewards: tuple = (), delimiter: str = ",", encoding: str = "utf-8",
+                 max_abs: float = MAX_ABS):
         if format not in ("csv", "jsonl"):
             raise ValueError(f"format must be 'csv' or 'jsonl', got {format!r}")
         if task not in TASKS:
@@ -204,9 +233,22 @@ class RecordParser:
                                  f"target must be None for a bandit stream, got {rewards!r}")
         elif not target:
             raise ValueError(f"target must name the target field, got {target!r}")
-        if len(delimiter) != 1:
-            raise ValueError(f"delimiter must be one character, got {delimiter!r}")
-        "".encode(encoding)  # LookupError for an unknown encoding
+        if not isinstance(delimiter, str) or len(delimiter) != 1 or delimiter in "\r\n\"":
+            raise ValueError(f"delimiter must be one character (not a quote or newline), got "
+                             f"{delimiter!r}")
+        try:
+            "".encode(encoding)
+        except (LookupError, TypeError):
+            raise ValueError(f"encoding must name a text encoding, got {encoding!r}") from None
+        for arg, names in (("features", features), ("ignore", ignore), ("rewards", rewards)):
+            if names is not None and not all(isinstance(n, str) and n for n in names):
+                raise ValueError(f"{arg} must be field names (non-empty strings), got {names!r}")
+        leaked = sorted({target, *rewards} & set(features or ()) - {None})
+        if leaked:
+            raise ValueError(f"features must not contain the target or reward fields: {leaked}")
+        if isinstance(max_abs, bool) or not isinstance(max_abs, (int, float)) or not (
+                0 < max_abs < math.inf):
+            raise ValueError(f"max_abs must be a finite number > 0, got {max_abs!r}")
         self.format = format
         self.target = target
         self.features = None if features is None else tuple(features)
@@ -215,6 +257,7 @@ class RecordParser:
         self.rewards = tuple(rewards)
         self.delimiter = delimiter
         self.encoding = encoding
+        self.max_abs = float(max_abs)
         self.columns: tuple | None = None  # the CSV header, once read
 
     @property
@@ -222,8 +265,8 @@ class RecordParser:
         return self.format == "csv" and self.columns is None
 
     def _text(self, raw: bytes, first: bool = False) -> str:
-        if first and raw.startswith(b"\xef\xbb\xbf") and self.encoding.lower() in (
-                "utf-8", "utf8"):
+        if first and raw.startswith(_BOM) and self.encoding.lower().replace("-", "").replace(
+                "_", "") in ("utf8", "utf8sig"):
             raw = raw[3:]  # byte-order mark
         try:
             return raw.decode(self.encoding).rstrip("\r\n")
@@ -251,8 +294,8 @@ class RecordParser:
             raise RecordError(f"CSV header {columns!r} lacks the fields {missing!r}")
         self.columns = columns
 
-    def _fields(self, raw: bytes) -> dict:
-        text = self._text(raw)
+    def _fields(self, raw: bytes, first: bool) -> dict:
+        text = self._text(raw, first)
         if self.format == "csv":
             values = self._csv_fields(text)
             if len(values) != len(self.columns):
@@ -266,9 +309,10 @@ class RecordParser:
             raise RecordError(f"a JSON line must be an object, got {type(obj).__name__}")
         return obj
 
-    def parse(self, raw: bytes) -> Example:
-        """The `Example` of one line, or `RecordError` with the reason."""
-        fields = self._fields(raw)
+    def parse(self, raw: bytes, first: bool = False) -> Example:
+        """The `Example` of one line, or `RecordError` with the reason; `first`: the stream's
+        first line (a UTF-8 byte-order mark is dropped)."""
+        fields = self._fields(raw, first)
         if self.features is not None:
             names = self.features
         else:
@@ -278,17 +322,17 @@ class RecordParser:
         for name in names:
             if name not in fields:
                 raise RecordError(f"missing feature {name!r}")
-            x[name] = _number(fields[name], f"feature {name!r}")
+            x[name] = _number(fields[name], f"feature {name!r}", self.max_abs)
         if self.task == "bandit":
             y = {}
             for arm in self.rewards:
                 if arm not in fields:
                     raise RecordError(f"missing reward {arm!r}")
-                y[arm] = _number(fields[arm], f"reward {arm!r}")
+                y[arm] = _number(fields[arm], f"reward {arm!r}", self.max_abs)
             return Example(x, y)
         if self.target not in fields:
             raise RecordError(f"missing target {self.target!r}")
         value = fields[self.target]
         if self.task == "classification":
             return Example(x, parse_label(value, f"target {self.target!r}"))
-        return Example(x, _number(value, f"target {self.target!r}"))
+        return Example(x, _number(value, f"target {self.target!r}", self.max_abs))

@@ -10,7 +10,7 @@ import pytest
 from river import datasets, linear_model, metrics, naive_bayes, preprocessing, tree
 
 from onlineboost import OnlineMABoostClassifier
-from onlineboost.app.checkpoint import same_state
+from tests.helpers import same_state
 
 
 def _accuracy(model, stream):

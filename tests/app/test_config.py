@@ -1,0 +1,105 @@
+"""Issue 14 item 17 and issue 17 item 7: every bad setting is `error: ...` with exit status 2
+(never a traceback), naming the key; `run --help` shows the defaults."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from onlineboost.app import cli
+from tests.app._util import run
+
+BAD_CONFIGS = [
+    ({"data": 3}, "[data] must be a table"),
+    ([1, 2], "must be a table"),
+    ({"data": {"target": "y", "features": 5}}, "features must be"),
+    ({"data": {"target": "y", "encoding": "nope"}}, "encoding must"),
+    ({"data": {"target": "y", "delimiter": ";;"}}, "delimiter must"),
+    ({"data": {"target": "y", "max_line_bytes": 0}}, "max_line_bytes must"),
+    ({"data": {"target": "y", "max_abs": -1}}, "max_abs must"),
+    ({"data": {"target": "y", "task": "clustering"}}, "task must"),
+    ({"data": {"target": 7}}, "target must"),
+    ({"model": {"seed": "abc"}}, "seed must"),
+    ({"model": {"seed": -1}}, "seed must"),
+    ({"model": {"n_learners": 2.7}}, "n_learners must"),
+    ({"model": {"n_learners": True}}, "n_learners must"),
+    ({"model": {"gamma": True}}, "gamma must"),
+    ({"model": {"gamma": "half"}}, "gamma must"),
+    ({"model": {"step_size": "fast"}}, "step_size must"),
+    ({"model": {"delta": -1}}, "delta must"),
+    ({"model": {"scale": "yes"}}, "scale must"),
+    ({"model": {"booster": "xgboost"}}, "booster must"),
+    ({"model": {"learner": "nope"}}, "learner must"),
+    ({"model": {"learner": "no.such.module:Class"}}, "not available"),
+    ({"model": {"learner_params": {"nope": 1}}}, "learner_params"),
+    ({"model": {"learner_params": {"lr": -1}}}, "learner_params"),
+    ({"model": {"learner_params": 3}}, "learner_params must"),
+    ({"model": {"decision_set": {"kind": "box", "low": 0}}}, "decision_set"),
+    ({"model": {"decision_set": {"kind": "cube"}}}, "decision_set kind"),
+    ({"model": {"decision_set": "interval:2,1"}}, "decision_set"),
+    ({"model": {"decision_set": 5}}, "decision_set must"),
+    ({"model": {"loss": {"kind": "huber", "epsilon": 1, "bogus": 2}}}, "loss"),
+    ({"model": {"loss": "cosh"}}, "loss must"),
+    ({"model": {"n_lerners": 3}}, "n_lerners"),
+    ({"modell": {}}, "unknown tables"),
+]
+
+
+@pytest.mark.parametrize("config,message", BAD_CONFIGS)
+def test_bad_config_values_are_clear_errors(tmp_path, capsys, config, message):
+    (tmp_path / "in.csv").write_text("a,y\n1,0.5\n")
+    if isinstance(config, dict) and isinstance(config.get("data", {}), dict):
+        config.setdefault("data", {}).setdefault("target", "y")
+    (tmp_path / "c.json").write_text(json.dumps(config))
+    code, err = run([tmp_path / "in.csv", "--config", tmp_path / "c.json", "-o",
+                     tmp_path / "out"], capsys)
+    assert code == 2, err
+    assert err.startswith("onlineboost run: error: ") and message in err, err
+    assert "Traceback" not in err and not (tmp_path / "out").exists()
+
+
+def test_bad_toml_is_a_clear_error(tmp_path, capsys):
+    (tmp_path / "c.toml").write_text("[data\ntarget = ")
+    code, err = run(["--config", tmp_path / "c.toml"], capsys)
+    assert code == 2 and "is not valid" in err
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--features", "y"], "features must not contain the target"),
+    (["--features", "a,y"], "features must not contain the target"),
+    (["--report-every", "-1"], "report_every must be an integer >= 0"),
+    (["--checkpoint-every", "0"], "checkpoint_every must be an integer >= 1"),
+    (["--max-line-bytes", "0"], "max_line_bytes must"),
+    (["--max-features", "0"], "max_features must"),
+    (["--gamma", "nan"], "gamma must"),
+    (["--step-size", "-2"], "step_size must"),
+    (["--decision-set", "box:1,2,3"], "decision_set"),
+    (["--learner", "softmax"], "booco"),
+])
+def test_bad_flags_are_clear_errors(tmp_path, capsys, argv, message):
+    """Before: `--features y` leaked the target into x; `--report-every -1` printed a line per
+    record."""
+    (tmp_path / "in.csv").write_text("a,y\n1,0.5\n2,0.1\n")
+    code, err = run([tmp_path / "in.csv", "--target", "y", *argv, "-o", tmp_path / "out"],
+                    capsys)
+    assert code == 2 and err.startswith("onlineboost run: error: ") and message in err, err
+    assert not (tmp_path / "out").exists()
+
+
+def test_missing_target_names_the_flag(tmp_path, capsys):
+    (tmp_path / "in.csv").write_text("a,y\n1,0.5\n")
+    code, err = run([tmp_path / "in.csv"], capsys)
+    assert code == 2 and "--target is required" in err, err
+
+
+def test_help_shows_every_default(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["run", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for needle in ("weak learners (default 5)", "(default 0.5)", "(default theory)",
+                   "a number > 0 or 'theory' (default theory)", "(default 10000)",
+                   "(default 1e+100)", "(default 1000)", "(default 1048576)",
+                   "(default linear-ogd)", "(default epsilon-greedy)", "(default 0)",
+                   "replay (default)", "(default booco)"):
+        assert needle in text, needle

@@ -1,0 +1,247 @@
+"""Issue 14, items 6, 8-10, 18, 20: magnitudes that cannot poison a run, `--booster none`
+trained on what the learner expects, metrics for every task and decision set, numbers that
+are numbers, bounded feature names; and a model that raises is rolled back, not half-updated."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from onlineboost.app import runconfig
+from onlineboost.app.loop import Run
+from tests.app._util import answers, run
+from tests.helpers import same_state
+
+QUIET = ["--report-every", "0"]
+
+
+def _jsonl(path, rows):
+    with open(path, "w") as f:
+        f.writelines(json.dumps(r) + "\n" for r in rows)
+
+
+def _rows(n=300, seed=0, huge=(), value=1e155):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for t in range(n):
+        u, v = rng.normal(size=2)
+        rows.append({"u": float(u), "v": float(v), "y": float(np.tanh(u - v))})
+        if t in huge:
+            rows[-1]["u"] = value
+    return rows
+
+
+def _summary(err):
+    line = [s for s in err.splitlines() if "done:" in s][-1]
+    return dict(p.split("=") for p in line.split("done: ")[1].split())
+
+
+@pytest.mark.parametrize("value", [1e155, -1e300, 1.7976931348623157e308, 1e99])
+def test_one_huge_feature_cannot_poison_the_scaler(tmp_path, capsys, value):
+    """Item 6: before, one feature >= 1e155 under --scale made the scaler's variance inf and
+    every later record was rejected (102 of 300 answered)."""
+    _jsonl(tmp_path / "in.jsonl", _rows(huge={20}, value=value))
+    code, err = run([tmp_path / "in.jsonl", "--target", "y", "--scale", "--learner", "ridge",
+                     "-o", tmp_path / "out", "--rejects", tmp_path / "rej", *QUIET], capsys)
+    assert code == 0
+    s = _summary(err)
+    rejected = 0 if abs(value) <= 1e100 else 1
+    assert int(s["answered"]) == 300 - rejected and int(s["rejected"]) == rejected
+    assert all(math.isfinite(float(a[1])) for a in answers(tmp_path / "out"))
+    assert math.isfinite(float(s["MAE"])) and math.isfinite(float(s["RMSE"]))
+    if rejected:
+        reason = json.loads((tmp_path / "rej").read_text())["reason"]
+        assert "max_abs" in reason and "'u'" in reason
+
+
+@pytest.mark.parametrize("policy", ["boblo", "linucb", "epsilon-greedy"])
+@pytest.mark.parametrize("value", [1e308, 1e99])
+def test_huge_contexts_cannot_poison_a_policy(tmp_path, capsys, policy, value):
+    """Items 6 and 8: before, `--policy boblo --scale` rejected every record after one huge
+    context, and `--policy linucb` on two contexts at +-1e308 ended in an IndexError traceback
+    (and checkpointed the poisoned state)."""
+    rng = np.random.default_rng(1)
+    rows = []
+    for t in range(600):
+        c = float(rng.normal())
+        rows.append({"c": value if t == 30 else -value if t == 31 else c,
+                     "a": float(c > 0), "b": float(c <= 0)})
+    _jsonl(tmp_path / "in.jsonl", rows)
+    extra = ["--learner", "softmax", "--scale"] if policy == "boblo" else []
+    code, err = run([tmp_path / "in.jsonl", "--rewards", "a,b", "--policy", policy, *extra,
+                     "-o", tmp_path / "out", "--rejects", tmp_path / "rej",
+                     "--checkpoint", tmp_path / "ck", *QUIET], capsys)
+    assert code == 0, err
+    s = _summary(err)
+    assert int(s["records"]) == 600 and int(s["answered"]) == (598 if value > 1e100 else 600)
+    if policy != "epsilon-greedy" and value > 1e100:  # rejected: the policy still learns
+        arms = [a[1] for a in answers(tmp_path / "out")[-150:]]
+        good = [("a" if r["c"] > 0 else "b") for r in rows[-150:]]
+        assert np.mean([x == g for x, g in zip(arms, good)]) > 0.65
+    # within max_abs an outlier is taken as data: answers stay finite arms, the run goes on
+    # (its statistical weight on a scaler or LinUCB is the policy's business, not a crash)
+    assert run(["--resume", tmp_path / "ck"])[0] == 0
+
+
+def test_booster_none_trains_a_regressor_on_y_and_is_seeded(tmp_path):
+    """Item 9: before, `--booster none` fed y to LinearOGD as a gradient (answers r = -0.93 with
+    the target, summary MAE=0), and `--learner mlp --seed 7` answered differently each run."""
+    rows = _rows(400)
+    _jsonl(tmp_path / "in.jsonl", rows)
+    y = np.array([r["y"] for r in rows])
+    for learner in ("linear-ogd", "ridge", "mlp", "stump"):
+        outs = []
+        for k in range(2):
+            out = tmp_path / f"{learner}{k}"
+            assert run([tmp_path / "in.jsonl", "--target", "y", "--booster", "none",
+                        "--learner", learner, "--seed", "7", "-o", out, *QUIET])[0] == 0
+            outs.append(out.read_text())
+        assert outs[0] == outs[1], learner  # seeded: same answers
+        pred = np.array([float(a[1]) for a in answers(tmp_path / f"{learner}0")])
+        r = np.corrcoef(pred[200:], y[200:])[0, 1]
+        assert r > 0.5, (learner, r)
+
+
+def test_booster_none_classification_needs_a_classifier(tmp_path, capsys):
+    """Item 17: before, `--task classification --booster none --learner ridge` ended in an
+    AttributeError traceback."""
+    _jsonl(tmp_path / "in.jsonl", [{"u": 1, "y": 1}])
+    code, err = run([tmp_path / "in.jsonl", "--target", "y", "--task", "classification",
+                     "--booster", "none", "--learner", "ridge", *QUIET], capsys)
+    assert code == 2 and "error: booster 'none'" in err and "classifier" in err, err
+
+
+@pytest.mark.parametrize("decision_set,dim", [("box:-1,-1,-1,1,1,1", 3), ("ball:2", 1),
+                                              ("simplex:3", 3), ("interval:-1,1", 1)])
+def test_metrics_are_measured_for_every_decision_set(tmp_path, capsys, decision_set, dim):
+    """Item 10: before, box / ball / simplex answers were not measured (MAE=0 RMSE=0)."""
+    rows = _rows(100)
+    _jsonl(tmp_path / "in.jsonl", rows)
+    code, err = run([tmp_path / "in.jsonl", "--target", "y", "--decision-set", decision_set,
+                     "-o", tmp_path / "out", *QUIET], capsys)
+    assert code == 0, err
+    got = answers(tmp_path / "out")
+    A = np.array([[float(v) for v in a[1:]] for a in got])
+    assert A.shape[0] == 100 and A.shape[1] in (dim, 1)
+    y = np.array([r["y"] for r in rows])[:, None]
+    errors = np.linalg.norm(A - y, axis=1)
+    s = _summary(err)
+    assert float(s["MAE"]) == pytest.approx(errors.mean(), rel=1e-5)
+    assert float(s["RMSE"]) == pytest.approx(np.sqrt((errors ** 2).mean()), rel=1e-5)
+    assert float(s["MAE"]) > 0
+
+
+def test_classifier_booster_measures_classification(tmp_path, capsys):
+    """Item 10: before, `--booster booco-classifier` on the default (regression) task answered
+    1.0/0.0 and reported MAE=0 RMSE=0; now it is a classification run with accuracy."""
+    rows = [{"u": r["u"], "y": int(r["y"] > 0)} for r in _rows(200)]
+    _jsonl(tmp_path / "in.jsonl", rows)
+    code, err = run([tmp_path / "in.jsonl", "--target", "y", "--booster", "booco-classifier",
+                     "-o", tmp_path / "out", *QUIET], capsys)
+    assert code == 0, err
+    s = _summary(err)
+    assert "accuracy" in s and "MAE" not in s and float(s["accuracy"]) > 0.6
+    code, err = run([tmp_path / "in.jsonl", "--target", "y", "--booster", "booco-classifier",
+                     "--task", "regression", *QUIET], capsys)
+    assert code == 2 and "needs task 'classification'" in err
+
+
+def test_huge_targets_keep_metrics_finite(tmp_path, capsys):
+    """Item 10: before, one target of 1e308 made RMSE inf for the rest of the run. Now a
+    target beyond max_abs is rejected, and one within it keeps the running means finite."""
+    rows = _rows(200)
+    rows[50]["y"], rows[60]["y"] = 1e308, 1e100
+    _jsonl(tmp_path / "in.jsonl", rows)
+    for booster in ("booco", "none"):
+        code, err = run([tmp_path / "in.jsonl", "--target", "y", "--booster", booster,
+                         "--learner", "ridge", "--rejects", tmp_path / "rej", "-o",
+                         tmp_path / "out", *QUIET], capsys)
+        assert code == 0
+        s = _summary(err)
+        assert math.isfinite(float(s["RMSE"])) and int(s["rejected"]) >= 1
+        assert all(math.isfinite(float(v)) for a in answers(tmp_path / "out") for v in a[1:])
+
+
+@pytest.mark.parametrize("text", ["1_0", "\u0661\u0662", "0x10", "1e101", "\uff11"])
+def test_only_ascii_decimals_are_numbers(tmp_path, text):
+    """Item 18: before, "1_0" and Arabic-Indic digits parsed as numbers."""
+    (tmp_path / "in.csv").write_text(f"a,y\n{text},1\n1,{text}\n", encoding="utf-8")
+    assert run([tmp_path / "in.csv", "--target", "y", "-o", tmp_path / "out", "--rejects",
+                tmp_path / "rej", *QUIET])[0] == 0
+    assert (tmp_path / "out").read_text() == ""
+    assert [json.loads(s)["line"] for s in open(tmp_path / "rej")] == [2, 3]
+
+
+def test_new_feature_names_are_capped(tmp_path, capsys):
+    """Item 20: before, every record bringing a new feature name grew the model without bound
+    (ridge: checkpoints 2 -> 8 -> 32 MB). Records bringing names beyond --max-features are
+    rejected; the model's state stays bounded."""
+    rows = [{f"f{t}": 1.0, "g": t / 100, "y": t / 100} for t in range(300)]
+    _jsonl(tmp_path / "in.jsonl", rows)
+    code, err = run([tmp_path / "in.jsonl", "--target", "y", "--learner", "ridge",
+                     "--max-features", "20", "-o", tmp_path / "out", "--rejects",
+                     tmp_path / "rej", "--checkpoint", tmp_path / "ck", *QUIET], capsys)
+    assert code == 0
+    s = _summary(err)
+    assert int(s["answered"]) == 19 and int(s["rejected"]) == 281  # g, f0, ..., f18
+    reason = json.loads(open(tmp_path / "rej").readline())["reason"]
+    assert "max_features = 20" in reason
+    small = (tmp_path / "ck").stat().st_size
+    assert small < 200_000
+
+
+class _Flaky:
+    """A model that half-updates then raises on a target of 13 (a contract breach)."""
+
+    def __init__(self):
+        self.n, self.total = 0, 0.0
+
+    def predict_one(self, x):
+        if x.get("boom"):
+            self.n += 1000  # half-update, then fail
+            raise IndexError("predict broke")
+        return self.total / max(self.n, 1)
+
+    def learn_one(self, x, y):
+        self.n += 1
+        if y == -13:
+            raise OverflowError("learn broke")
+        self.total += y
+
+
+def test_a_failing_model_is_rolled_back_not_half_updated(tmp_path, monkeypatch):
+    """Any exception from predict/learn rejects the record, the stream goes on, and the model
+    is restored to its state before the failing call (snapshot + replay)."""
+    monkeypatch.setattr(runconfig, "build_model", lambda settings: _Flaky())
+    rows = [{"u": 1.0, "y": float(t)} for t in range(30)]
+    rows[5]["y"] = -13.0
+    rows[8]["boom"] = 1.0
+    rows[9]["y"] = -13.0
+    _jsonl(tmp_path / "in.jsonl", rows)
+    settings = runconfig.resolve(target="y", format="jsonl")
+    r = Run.start(settings, str(tmp_path / "in.jsonl"), str(tmp_path / "out"),
+                  str(tmp_path / "rej"), report_every=0)
+    r.loop()
+    reasons = {json.loads(s)["line"]: json.loads(s)["reason"] for s in open(tmp_path / "rej")}
+    assert set(reasons) == {6, 9, 10}
+    assert "OverflowError" in reasons[6] and "answered" in reasons[6]
+    assert "IndexError" in reasons[9] and "refused the record" in reasons[9]
+    expected = _Flaky()
+    for t, row in enumerate(rows):
+        if t in (5, 8, 9):
+            continue
+        expected.learn_one({}, row["y"])
+    assert same_state(r.state.model, expected)
+
+
+def test_a_csv_wider_than_max_features_is_refused_at_its_header(tmp_path, capsys):
+    (tmp_path / "in.csv").write_text("a,b,c,y\n1,2,3,4\n")
+    code, err = run([tmp_path / "in.csv", "--target", "y", "--max-features", "2", "-o",
+                     tmp_path / "out", *QUIET], capsys)
+    assert code == 2 and "3 feature columns" in err and "--max-features" in err, err
+    code, err = run([tmp_path / "in.csv", "--target", "y", "--max-features", "3", "-o",
+                     tmp_path / "out", *QUIET], capsys)
+    assert code == 0
