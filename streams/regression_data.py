@@ -50,12 +50,14 @@ CALIFORNIA_FEATURES = [
 class DataNotFoundError(FileNotFoundError):
     """A data file is in none of the places looked in.
 
-    `filename` is the file's name and `searched` the `(folder, why it was looked in)` pairs,
-    in order, so that a command line can name its own option in its message.
+    `filename` is the file's name, `searched` the `(folder, why it was looked in)` pairs, in
+    order, and `detail` what else failed (a fetcher), so that a command line can word its own
+    message.
     """
 
     def __init__(self, filename: str, searched: list[tuple[Path, str]], detail: str = ""):
         self.searched = list(searched)
+        self.detail = detail
         where = "; ".join(f"{folder} ({why})" for folder, why in self.searched) or "nowhere"
         self.message = (f"{filename} not found (looked in: {where}){detail}; pass data_dir= or "
                         "set ONLINEBOOST_DATA to a folder that holds it")

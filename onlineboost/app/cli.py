@@ -34,8 +34,9 @@ def _table(args) -> int:
             X, y, _ = regression_data.load_dataset(name, args.data_dir)
         except regression_data.DataNotFoundError as e:
             where = "; ".join(f"{folder} ({why.replace('data_dir', '--data-dir')})"
-                              for folder, why in e.searched) or "no folder: no checkout here"
-            missing.append(f"{name}: {e.filename} not found (looked in: {where})")
+                              for folder, why in e.searched) \
+                or "no folder: no --data-dir, no $ONLINEBOOST_DATA, no checkout of onlineboost here"
+            missing.append(f"{name}: {e.filename} not found (looked in: {where}){e.detail}")
             continue
         data[name] = (X, regression_data.scale_target(y))
     if missing:
