@@ -141,3 +141,11 @@ def test_run_table_progress_reaches_the_total(capsys):
     table.run_table(data, ["ridge"], runs=3, n_max=2, jobs=1, progress=True)
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("runs 3/3 100% |" + "#" * 30 + "|")
+
+
+@pytest.mark.parametrize("flag, value", [("--runs", "0"), ("--n-max", "-1"), ("--jobs", "two")])
+def test_counts_must_be_positive_whole_numbers(flag, value, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["table", flag, value])
+    assert exit_.value.code == 2
+    assert f"argument {flag}: must be" in capsys.readouterr().err

@@ -64,6 +64,16 @@ def _table(args) -> int:
     return 0
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def _add_table(sub) -> None:
     from .backends import BACKENDS
     from .table import LEARNERS, PROTOCOLS
@@ -89,9 +99,9 @@ def _add_table(sub) -> None:
     t.add_argument("--learners", nargs="+", default=None, choices=LEARNERS, metavar="LEARNER",
                    help="ours: stump ridge mlp; paper-like scikit-learn ones: sk-stump sk-ridge "
                         "sk-mlp " + by_protocol("learners", " ".join))
-    t.add_argument("--runs", type=int, default=20,
+    t.add_argument("--runs", type=_positive_int, default=20,
                    help="seeded shuffles per cell (default: %(default)s)")
-    t.add_argument("--n-max", type=int, default=None,
+    t.add_argument("--n-max", type=_positive_int, default=None,
                    help="largest N (every N up to it is reported) " + by_protocol("n_max"))
     t.add_argument("--gamma", type=float, default=None,
                    help="weak learning edge " + by_protocol("gamma"))
@@ -104,7 +114,7 @@ def _add_table(sub) -> None:
                    help="folder holding boston.csv and california_housing.csv (default: "
                         "$ONLINEBOOST_DATA, else ../shared/data beside a checkout, else, "
                         "for california, scikit-learn's fetch_california_housing cache)")
-    t.add_argument("--jobs", type=int, default=2,
+    t.add_argument("--jobs", type=_positive_int, default=2,
                    help="local joblib processes (default: %(default)s)")
     t.add_argument("--backend", choices=BACKENDS, default=None,
                    help="where the grid runs (default: local processes; dask and ray need "
