@@ -49,7 +49,7 @@ def _table(args) -> int:
 
     jobs = -1 if is_distributed(args.backend, args.scheduler) else args.jobs
     n_max = settings["n_max"]
-    with engine(args.backend, args.scheduler, n_workers=max(args.jobs, 1)):
+    with engine(args.backend, args.scheduler, n_workers=args.jobs if args.jobs > 0 else None):
         results = table.run_table(data, settings["learners"], runs=args.runs, n_max=n_max,
                                   gamma=settings["gamma"], step_size=settings["step_size"],
                                   delta=settings["delta"], jobs=jobs,
@@ -72,6 +72,10 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def _jobs(text: str) -> int:
+    return -1 if text.strip() == "-1" else _positive_int(text)
 
 
 def _add_table(sub) -> None:
@@ -114,8 +118,8 @@ def _add_table(sub) -> None:
                    help="folder holding boston.csv and california_housing.csv (default: "
                         "$ONLINEBOOST_DATA, else ../shared/data beside a checkout, else, "
                         "for california, scikit-learn's fetch_california_housing cache)")
-    t.add_argument("--jobs", type=_positive_int, default=2,
-                   help="local joblib processes (default: %(default)s)")
+    t.add_argument("--jobs", type=_jobs, default=2,
+                   help="local joblib processes, -1 for one per core (default: %(default)s)")
     t.add_argument("--backend", choices=BACKENDS, default=None,
                    help="where the grid runs (default: local processes; dask and ray need "
                         "their extras)")
