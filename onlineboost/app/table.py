@@ -173,25 +173,26 @@ def progress_bar(iterable, total: int, desc: str = "", stream=None, width: int =
     stream = sys.stderr if stream is None else stream
     tty = getattr(stream, "isatty", lambda: False)()
     start = last = time.monotonic()
-    digits = len(str(total))
     for done, item in enumerate(iterable, start=1):
-        yield item
         now = time.monotonic()
-        if tty and done < total and now - last < 0.1:
-            continue
-        if not tty and done < total and 10 * done // total == 10 * (done - 1) // total:
-            continue
-        last = now
-        filled = width * done // max(total, 1)
-        left = (now - start) / done * (total - done)
-        line = (f"{desc} {done:>{digits}}/{total} {done / max(total, 1):4.0%} "
-                f"|{'#' * filled}{' ' * (width - filled)}| {_clock(now - start)} elapsed, "
-                f"{_clock(left)} left")
-        stream.write(f"\r{line}" if tty else line + "\n")
-        stream.flush()
+        if (done == total or (now - last >= 0.1 if tty
+                              else 10 * done // total > 10 * (done - 1) // total)):
+            last = now
+            _draw(stream, tty, desc, done, total, width, now - start)
+        yield item
     if tty:
         stream.write("\n")
         stream.flush()
+
+
+def _draw(stream, tty: bool, desc: str, done: int, total: int, width: int, elapsed: float):
+    filled = width * done // max(total, 1)
+    left = elapsed / done * (total - done)
+    line = (f"{desc} {done:>{len(str(total))}}/{total} {done / max(total, 1):4.0%} "
+            f"|{'#' * filled}{' ' * (width - filled)}| {_clock(elapsed)} elapsed, "
+            f"{_clock(left)} left")
+    stream.write(f"\r{line}" if tty else line + "\n")
+    stream.flush()
 
 
 def run_table(datasets: dict, learners_: list[str], runs: int = 20, n_max: int = 5,
