@@ -7,21 +7,24 @@ It is the same code as `onlineboost table` (`onlineboost.app.table.run_table`), 
    online weak learners and the paper-like scikit-learn ones, and on California with the online
    ones and the refitted scikit-learn stump (the scikit-learn `partial_fit` learners take minutes
    per 20,000-sample pass);
-2. beyond the paper: gamma = 1 with the Frank-Wolfe schedule eta_i = 2 / (i + 1), N = 1..10.
+2. beyond the paper: gamma = 1 with the Frank-Wolfe schedule eta_i = 2 / (i + 1), N = 1..10
+   (the protocol of `onlineboost table`'s default output, which runs its stump rows).
+
+Both protocols' settings come from `onlineboost.app.table.PROTOCOLS`. A data set that cannot be
+found stops the script (pass `--data-dir` or set `ONLINEBOOST_DATA`).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from benchmarks import report
 from onlineboost.app import table
 from streams import regression_data
 
-CONFIGS = {
-    "paper": dict(gamma=0.1, step_size="0.01", delta=0.01, n_max=5),
-    "frank-wolfe": dict(gamma=1.0, step_size="frank-wolfe", delta=0.01, n_max=10),
-}
+CONFIGS = {name: {k: v for k, v in table.PROTOCOLS[name].items() if k != "learners"}
+           for name in ("paper", "frank-wolfe")}
 GRID = {
     "paper": {"diabetes": ["stump", "ridge", "mlp", "sk-stump", "sk-ridge", "sk-mlp"],
               "boston": ["stump", "ridge", "mlp", "sk-stump", "sk-ridge", "sk-mlp"],
@@ -59,9 +62,8 @@ def main(argv=None):
         for dataset, learners_ in GRID[name].items():
             try:
                 X, y, _ = regression_data.load_dataset(dataset, args.data_dir)
-            except FileNotFoundError as e:
-                parts.append(f"{dataset}: skipped ({e})\n")
-                continue
+            except regression_data.DataNotFoundError as e:
+                sys.exit(f"benchmarks.table1: {e} (here: --data-dir DIR)")
             results = table.run_table({dataset: (X, regression_data.scale_target(y))}, learners_,
                                       runs=args.runs, jobs=args.jobs, **config)
             parts.append(table.format_table(results, n_max=config["n_max"], markdown=True) + "\n")

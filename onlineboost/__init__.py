@@ -1,26 +1,48 @@
-"""onlineboost: online boosting on streams."""
+"""onlineboost: online boosting on streams.
+
+The public names below are imported on first use (module `__getattr__`), so that
+`import onlineboost` and the `onlineboost` command start fast: scikit-learn, scipy.stats and
+matplotlib are loaded only by the parts that use them.
+
+Examples
+--------
+>>> import onlineboost
+>>> onlineboost.BoOCO.__name__, onlineboost.sets.__name__
+('BoOCO', 'onlineboost.sets')
+"""
 
 from __future__ import annotations
 
-from . import bregman, evaluate, extension, losses, mirror, sets
-from .b4co import B4CO
-from .boblo import BoBLO
-from .booco import BoOCO
-from .booco_classifier import BoOCOClassifier
-from .online_maboost import OnlineMABoostClassifier
+import importlib
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "B4CO",
-    "BoBLO",
-    "BoOCO",
-    "BoOCOClassifier",
-    "OnlineMABoostClassifier",
-    "bregman",
-    "evaluate",
-    "extension",
-    "losses",
-    "mirror",
-    "sets",
-]
+#: public name -> the submodule that defines it (a submodule itself when the value is None).
+_LAZY = {
+    "B4CO": "b4co",
+    "BoBLO": "boblo",
+    "BoOCO": "booco",
+    "BoOCOClassifier": "booco_classifier",
+    "OnlineMABoostClassifier": "online_maboost",
+    "bregman": None,
+    "evaluate": None,
+    "extension": None,
+    "losses": None,
+    "mirror": None,
+    "sets": None,
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(f".{_LAZY[name] or name}", __name__)
+    value = module if _LAZY[name] is None else getattr(module, name)
+    globals()[name] = value  # the next access skips __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

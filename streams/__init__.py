@@ -5,7 +5,10 @@ from __future__ import annotations
 from .classification_bandit import ClassificationBandit
 from .linear_bandit import LinearBandit
 from .regression_data import (
+    DataNotFoundError,
+    data_dirs,
     default_data_dir,
+    find_data_file,
     load_boston,
     load_california,
     load_dataset,
@@ -17,8 +20,11 @@ from .stump_mixture import StumpMixture
 __all__ = [
     "ClassificationBandit",
     "LinearBandit",
+    "DataNotFoundError",
     "StumpMixture",
+    "data_dirs",
     "default_data_dir",
+    "find_data_file",
     "load_boston",
     "load_california",
     "load_dataset",

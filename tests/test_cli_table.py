@@ -1,0 +1,151 @@
+"""The `onlineboost` command's top level and its main job, `onlineboost table`: version, help,
+errors, the default protocol's output and its legend, progress, and a light `import`."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import onlineboost
+from onlineboost.app import cli, table
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _modules_after(code: str) -> set[str]:
+    """The top-level modules a fresh interpreter has imported after running `code`."""
+    out = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport json, sys; print(json.dumps(sorted(sys.modules)))"],
+        capture_output=True, text=True, check=True, cwd=ROOT)
+    return set(json.loads(out.stdout.splitlines()[-1]))
+
+
+@pytest.mark.parametrize("code", [
+    "import onlineboost",
+    # not BoBLO: river.bandit loads scikit-learn
+    "from onlineboost import BoOCO, BoOCOClassifier, sets, losses, extension",
+    "from onlineboost.app.cli import build_parser; build_parser(); build_parser('table')",
+])
+def test_import_and_help_load_no_scikit_learn_scipy_stats_or_matplotlib(code):
+    loaded = _modules_after(code)
+    assert "onlineboost" in loaded
+    assert not {"sklearn", "matplotlib", "scipy.stats"} & loaded
+
+
+def test_bare_import_loads_no_numpy_and_help_builds_without_river():
+    assert "numpy" not in _modules_after("import onlineboost")
+    loaded = _modules_after("from onlineboost.app.cli import build_parser; build_parser('table')")
+    assert not {"numpy", "river"} & loaded
+
+
+def test_every_public_name_resolves_lazily_and_unknown_names_fail():
+    for name in onlineboost.__all__:
+        value = getattr(onlineboost, name)
+        assert getattr(value, "__name__", "").rsplit(".", 1)[-1] == name
+    assert set(onlineboost.__all__) <= set(dir(onlineboost))
+    with pytest.raises(AttributeError, match="no_such_thing"):
+        onlineboost.no_such_thing  # noqa: B018
+
+
+def test_version_matches_the_project_metadata(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--version"])
+    assert exit_.value.code == 0
+    declared = re.search(r'^version = "(.+)"$', (ROOT / "pyproject.toml").read_text(),
+                         re.MULTILINE).group(1)
+    assert capsys.readouterr().out.strip() == f"onlineboost {declared}" == \
+        f"onlineboost {onlineboost.__version__}"
+
+
+def test_no_command_is_a_usage_error_naming_the_commands(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main([])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "a command is required" in err and "'table'" in err and "'run'" in err
+
+
+def test_top_level_help_lists_the_commands(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert "table" in out and "the main job" in out and "run" in out and "--version" in out
+
+
+def test_table_help_shows_every_default_of_both_protocols(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["table", "--help"])
+    out = " ".join(capsys.readouterr().out.split())  # undo argparse's line wrapping
+    for shown in ["(default: frank-wolfe)", "(default: ['diabetes'])", "(default: 20)",
+                  "(default: stump; with --protocol paper: stump ridge mlp)",
+                  "(default: 10; with --protocol paper: 5)",
+                  "(default: 1.0; with --protocol paper: 0.1)",
+                  "(default: frank-wolfe; with --protocol paper: 0.01)",
+                  "(default: 0.01; with --protocol paper: 0.01)", "(default: 2)"]:
+        assert shown in out
+
+
+def test_a_missing_data_set_is_an_error_naming_data_dir_even_when_another_is_found(
+        tmp_path, capsys):
+    code = cli.main(["table", "--datasets", "diabetes", "boston", "--data-dir",
+                     str(tmp_path / "nope"), "--runs", "1", "--no-progress"])
+    assert code == 1
+    out, err = capsys.readouterr()
+    assert out == ""  # nothing ran
+    assert "boston.csv not found" in err and "--data-dir" in err
+    assert str(tmp_path / "nope") in err and "diabetes:" not in err
+
+
+def test_default_protocol_output_shows_boosting_against_the_weak_learner(capsys):
+    assert cli.main(["table", "--runs", "1", "--n-max", "3", "--jobs", "1",
+                     "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    lines = out.strip().splitlines()
+    assert lines[0].split()[:5] == ["data", "set", "learner", "weak", "MSE"]
+    assert lines[1].split()[:2] == ["diabetes", "stump"]  # the default learner: stumps only
+    assert "(paper)" not in out and "paper best" not in out
+    assert lines[-1] == table.LEGENDS["frank-wolfe"][0]
+    # gamma = 1: N = 1 is the weak learner itself, up to the rescaling of its seed
+    assert float(lines[1].split()[3]) == pytest.approx(1.0, abs=0.01)
+
+
+def test_paper_protocol_prints_the_papers_rows_and_explains_them(capsys):
+    assert cli.main(["table", "--protocol", "paper", "--learners", "ridge", "--runs", "1",
+                     "--jobs", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "(paper)" in out and "paper best" in out
+    assert "1.000  0.986  0.974  0.965  0.956" in out  # the paper's Diabetes/ridge row
+    assert out.strip().endswith(table.LEGENDS["paper"][-1])
+    row = next(line for line in out.splitlines() if line.startswith("diabetes"))
+    assert len(row.split()) == 3 + 5 + 3  # N = 1..5, best "x% (N=k)", paper best
+
+
+def test_flags_override_the_protocol(capsys):
+    assert cli.main(["table", "--protocol", "paper", "--learners", "stump", "--n-max", "2",
+                     "--runs", "1", "--jobs", "1", "--no-progress"]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert "N=2" in header and "N=3" not in header
+
+
+def test_run_table_progress_reaches_the_total(capsys):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(30, 2))
+    data = {"toy": (X, np.clip(X[:, 0], -1, 1))}
+    table.run_table(data, ["ridge"], runs=3, n_max=2, jobs=1, progress=True)
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("runs 3/3 100% |" + "#" * 30 + "|")
+
+
+@pytest.mark.parametrize("flag, value", [("--runs", "0"), ("--n-max", "-1"), ("--jobs", "two")])
+def test_counts_must_be_positive_whole_numbers(flag, value, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["table", flag, value])
+    assert exit_.value.code == 2
+    assert f"argument {flag}: must be" in capsys.readouterr().err
