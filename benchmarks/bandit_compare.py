@@ -40,25 +40,19 @@ DATASETS = {
 }
 
 _BASE = dict(gamma=0.5, exploration=0.005, baseline=0.5, delta=0.1)
-_EG, _GRAD = {"lr": 0.02}, {"update": "gradient"}
-BOBLO = {  # name -> (SoftmaxPolicy parameters, BoBLO parameters); chosen on seeds 100, 101
-    "BoBLO paper estimator, N=1": (_EG, dict(_BASE, n_learners=1, estimator="paper",
-                                             exploration=0.05, baseline=0.0)),
-    "BoBLO paper estimator, N=5": (_EG, dict(_BASE, n_learners=5, estimator="paper",
-                                             exploration=0.05, baseline=0.0)),
-    "BoBLO DR, EG learner, N=1": (_EG, dict(_BASE, n_learners=1, estimator="dr")),
-    "BoBLO IPS, gradient learner lr 0.1, N=1": (dict(_GRAD, lr=0.1),
-                                                dict(_BASE, n_learners=1, estimator="ips")),
-    "BoBLO DR, gradient learner lr 0.2, delta 0.3, N=1": (
-        dict(_GRAD, lr=0.2), dict(_BASE, n_learners=1, estimator="dr", delta=0.3)),
-    "BoBLO DR, gradient learner, N=5, gamma=0.5, theory steps": (
-        dict(_GRAD, lr=0.1), dict(_BASE, n_learners=5, estimator="dr")),
-    "BoBLO IPS, gradient learner lr 0.2, N=5, gamma=1, eta_i=0.5": (
-        dict(_GRAD, lr=0.2), dict(_BASE, n_learners=5, estimator="ips", gamma=1.0,
-                                  step_size=0.5)),
-    "BoBLO DR, gradient learner lr 0.2, N=5, gamma=1, Frank-Wolfe steps": (
-        dict(_GRAD, lr=0.2), dict(_BASE, n_learners=5, estimator="dr", gamma=1.0,
-                                  step_size="frank-wolfe")),
+_GRAD = {"update": "gradient"}
+# name -> (weak learner, BoBLO parameters); a learner of None is BoBLO's default (RidgePolicy)
+BOBLO = {
+    "BoBLO() defaults (N=5, Exp4, DR, RidgePolicy)": (None, {}),
+    "BoBLO(n_learners=1)": (None, dict(n_learners=1)),
+    "BoBLO(n_learners=5, aggregate=None)": (None, dict(aggregate=None)),
+    "BoBLO(estimator=\"paper\")": (None, dict(estimator="paper")),
+    "BoBLO(estimator=\"paper\", n_learners=1)": (None, dict(estimator="paper", n_learners=1)),
+    "BoBLO IPS, SoftmaxPolicy gradient lr 0.1, N=1 (previous best)": (
+        ("softmax", dict(_GRAD, lr=0.1)),
+        dict(_BASE, n_learners=1, estimator="ips", aggregate=None, step_size="theory")),
+    "BoBLO DR, SoftmaxPolicy gradient lr 0.2, N=5, gamma=1, Frank-Wolfe, Exp4": (
+        ("softmax", dict(_GRAD, lr=0.2)), dict(_BASE, gamma=1.0, step_size="frank-wolfe")),
 }
 
 
@@ -98,11 +92,14 @@ class VWPolicy:
 def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
     if name in BOBLO:
         learner, params = BOBLO[name]
-        return BoBLO(SoftmaxPolicy(**learner), transformer=preprocessing.StandardScaler(),
-                     seed=seed, **params)
-    if name.startswith("river LinUCBDisjoint"):
+        if learner is not None:
+            params = dict(params, learner=SoftmaxPolicy(**learner[1]))
+        return BoBLO(seed=seed, **params)  # (BoBLO holds a StandardScaler by default)
+    if name == "river LinUCBDisjoint":
         alpha, beta = LINUCB[data_name]
         return river_bandit.LinUCBDisjoint(alpha=alpha, beta=beta, seed=seed)
+    if name == "river LinUCBDisjoint default":
+        return river_bandit.LinUCBDisjoint(seed=seed)
     if name == "river EpsilonGreedy(0.1)":
         return river_bandit.EpsilonGreedy(0.1, seed=seed)
     if name == "river RandomPolicy":
@@ -141,6 +138,36 @@ def run_one(policy_name, data_name, seed, n_rounds=None):
     result = evaluate.bandit(make_policy(policy_name, seed, data_name), stream, n_rounds=n_rounds,
                              skyline=None, transformer=_scaler(policy_name))
     return result.average_reward, result.decisions_per_second
+
+
+def speed_ratio(policy_name, data_name, seed=0, n_rounds=None, against="river LinUCBDisjoint"):
+    """Decisions/s of `policy_name` and `against` measured round by round in one process, each
+    round timing one policy's pull + update right after the other's (so both see the same load
+    on a shared machine); returns (policy's decisions/s, against's, ratio)."""
+    warnings.simplefilter("ignore")
+    pols = [make_policy(policy_name, seed, data_name), make_policy(against, seed, data_name)]
+    scalers = [_scaler(policy_name), _scaler(against)]
+    streams = [DATASETS[data_name](seed), DATASETS[data_name](seed)]
+    spent = [0.0, 0.0]
+    n = 0
+    for rounds in zip(*streams):
+        if n_rounds is not None and n >= n_rounds:
+            break
+        n += 1
+        for j, ((context, arm_ids), policy, scaler, stream) in enumerate(
+                zip(rounds, pols, scalers, streams)):
+            tic = time.perf_counter()
+            if scaler is not None:
+                scaler.learn_one(context)
+                context = scaler.transform_one(context)
+            arm = policy.pull(arm_ids, context)
+            spent[j] += time.perf_counter() - tic
+            r = stream.reward(arm)
+            tic = time.perf_counter()
+            policy.update(arm, context, r)
+            spent[j] += time.perf_counter() - tic
+    a, b = n / spent[0], n / spent[1]
+    return a, b, a / b
 
 
 def run_skyline(data_name, seed, n_rounds=None):
@@ -204,8 +231,8 @@ def _main(args):
         for (p, d), vs in res.items():
             print(p, d, round(np.mean([v[0] for v in vs]), 3), flush=True)
         return
-    policies = list(BOBLO) + ["river LinUCBDisjoint", "river EpsilonGreedy(0.1)",
-                              "river RandomPolicy"]
+    policies = list(BOBLO) + ["river LinUCBDisjoint", "river LinUCBDisjoint default",
+                              "river EpsilonGreedy(0.1)", "river RandomPolicy"]
     if vw_available():
         policies += ["VW --squarecb", "VW --epsilon 0.05"]
     policies += ["skyline"]
@@ -235,6 +262,8 @@ def _main(args):
         name = "full-information softmax regression (skyline)" if p == "skyline" else p
         if p == "river LinUCBDisjoint":
             name = "river LinUCBDisjoint, bias feature, (alpha, beta) tuned per data set"
+        elif p == "river LinUCBDisjoint default":
+            name = "river LinUCBDisjoint, bias feature, defaults (alpha = beta = 1)"
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     md = "\n".join(lines)
     print(md)

@@ -132,7 +132,7 @@ class ContextVectors:
             dv = v - mean  # (v - old mean) (v - new mean): Welford
             var = var + (dv0 * dv - var) / count
             self._next = (columns, keys, idx, count, mean, var)
-            if var.min() > 0.0:
+            if not len(v) or var.min() > 0.0:
                 return dv / np.sqrt(var)
             z = np.zeros(len(v))
             np.divide(dv, np.sqrt(var), out=z, where=var > 0)

@@ -6,7 +6,11 @@ sees the loss $\ell_t(a_t) \in [0, 1]$ of that arm only, and charges expert $j$ 
 weighted loss $\hat\ell_{t,j} = \pi^j_t(a_t)\, \ell_t(a_t) / p_t(a_t)$, an unbiased estimate of
 $\langle \pi^j_t, \ell_t\rangle$. With the anytime rate $\eta_t = \sqrt{\ln M / (t k)}$ the
 expected regret against the best expert in hindsight is at most $2\sqrt{T k \ln M}$, whatever
-the advice (chosen adaptively, e.g. by learners trained on the same rounds) [^1][^2].
+the advice (chosen adaptively, e.g. by learners trained on the same rounds) [^1][^2]. With a
+prior $\pi_0$ on the experts ($q_1 = \pi_0$) the regret against expert $j$ is at most
+$\sqrt{T k}\,(\ln(1/\pi_0(j))/\sqrt{\ln M} + \sqrt{\ln M})$ (the same proof: the potential
+starts at $\pi_0$; the variance term is $\mathbb E \sum_j q_j \hat\ell_j^2 \le k$), so an
+expert holding half the prior costs $\ln 2$ in place of $\ln M$ in the first term.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ class Exp4:
         $M \ge 1$.
     n_arms
         $k \ge 1$.
+    prior
+        Prior weights $\pi_0$ on the experts (positive; normalised), or `None` (uniform).
 
     Examples
     --------
@@ -57,13 +63,26 @@ class Exp4:
     nonstochastic multi-armed bandit problems, Theorem 3.1 (anytime rate) and section 4.2.
     """
 
-    def __init__(self, n_experts: int, n_arms: int):
+    def __init__(self, n_experts: int, n_arms: int, prior=None):
         self.n_experts = check_int("n_experts", n_experts, 1)
         self.n_arms = check_int("n_arms", n_arms, 1)
+        if prior is None:
+            prior = np.full(self.n_experts, 1.0 / self.n_experts)
+        else:
+            try:
+                prior = np.asarray(prior, dtype=np.float64)
+            except (TypeError, ValueError):
+                prior = np.zeros(0)
+            if prior.shape != (self.n_experts,) or not np.all(np.isfinite(prior)) \
+                    or not np.all(prior > 0):
+                raise ValueError(f"prior must hold {self.n_experts} positive weights")
+            prior = prior / prior.sum()
+        self.prior = prior
+        self._log_prior = np.log(prior)
         self._L = np.zeros(self.n_experts)  # cumulative estimated losses L^_{t-1}
         self._t = 0  # rounds charged
         self._log_m = math.log(self.n_experts)
-        self._q = np.full(self.n_experts, 1.0 / self.n_experts)
+        self._q = prior.copy()
         self._advice = None  # (advice, p) of the last distribution(), for update()
 
     @property
@@ -81,9 +100,13 @@ class Exp4:
         """$\\eta_t = \\sqrt{\\ln M / (t k)}$ of the next round."""
         return math.sqrt(self._log_m / ((self._t + 1) * self.n_arms))
 
-    def bound(self, T: int) -> float:
-        """The expected-regret bound $2\\sqrt{T k \\ln M}$ after `T` rounds."""
-        return 2.0 * math.sqrt(T * self.n_arms * self._log_m)
+    def bound(self, T: int, expert: int | None = None) -> float:
+        """The expected-regret bound after `T` rounds against `expert` (`None`: against every
+        expert, the uniform prior's $2\\sqrt{T k \\ln M}$ or its prior's worst case)."""
+        log_m = max(self._log_m, 1e-300)
+        w = float(self.prior.min() if expert is None else self.prior[expert])
+        return math.sqrt(T * self.n_arms) * (math.log(1.0 / w) / math.sqrt(log_m)
+                                              + math.sqrt(log_m))
 
     def distribution(self, advice: np.ndarray) -> np.ndarray:
         """$p_t = q_t^\\top \\Pi_t$ for the advice `(M, k)` (rows: the experts' distributions).
@@ -101,6 +124,7 @@ class Exp4:
         self._t += 1
         self._L += advice[:, arm] * (loss / p[arm])
         eta = math.sqrt(self._log_m / ((self._t + 1) * self.n_arms))  # eta_{t+1}
-        z = -eta * (self._L - self._L.min())  # log domain: the best expert at exp(0) = 1
+        z = self._log_prior - eta * self._L
+        z -= z.max()  # log domain: the heaviest expert at exp(0) = 1
         q = np.exp(z)
         self._q = q / q.sum()

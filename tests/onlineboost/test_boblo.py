@@ -45,7 +45,7 @@ def test_estimators_are_unbiased(estimator, baseline):
     d, T = 3, 6_000
     f = np.array([0.2, 0.9, 0.5])
     policy = BoBLO(learners.SoftmaxPolicy(sets.Simplex(d), lr=1e-9), n_learners=1,
-                   exploration=0.5, estimator=estimator, baseline=baseline,
+                   exploration=0.5, estimator=estimator, baseline=baseline, implicit=0.0,
                    decision_set=sets.Simplex(d), seed=3)
     costs = np.empty((T, d))
     for t in range(T):
@@ -104,7 +104,7 @@ def test_defaults_regret_falls_with_T():
 def test_learns_on_the_synthetic_bandit():
     def make():
         return BoBLO(learners.SoftmaxPolicy(lr=0.05), n_learners=1, gamma=0.5, delta=0.01,
-                     exploration=0.05, estimator="ips", baseline=0.5, seed=0)
+                     exploration=0.05, estimator="ips", baseline=0.5, aggregate=None, seed=0)
 
     short, long = run(make(), 1000), run(make(), 4000)
     random = run(river_bandit.RandomPolicy(seed=0), 4000)
@@ -302,10 +302,10 @@ def test_huge_finite_contexts_never_make_probabilities_nan(transformer):
 
 
 @pytest.mark.parametrize("kwargs", [
-    {}, {"n_learners": 1}, {"estimator": "ips", "n_learners": 3},
+    {}, {"n_learners": 5}, {"estimator": "ips", "n_learners": 3, "implicit": 0.0},
     {"estimator": "paper", "exploration": 0.3},
     {"learner": learners.SoftmaxPolicy(update="gradient"), "gamma": 0.5, "step_size": "theory"},
-], ids=["defaults", "N1", "ips-N3", "paper", "softmax-gamma-0.5"])
+], ids=["defaults", "N5", "ips-N3", "paper", "softmax-gamma-0.5"])
 def test_arm_law_sums_to_one_and_keeps_the_exploration_floor_every_round(kwargs):
     policy = BoBLO(seed=4, **kwargs)
     eta = policy.exploration
@@ -323,7 +323,7 @@ def test_n5_staged_policies_aggregated_within_the_exp4_bound():
     2 sqrt(T k ln M) of the best staged policy's (the experts' laws, scored with the true mean
     rewards of every round)."""
     T, k = 3000, 5
-    policy = BoBLO(seed=0)
+    policy = BoBLO(n_learners=5, seed=0)
     stream = LinearBandit(d=6, k=k, seed=5, n_rounds=T)
     advice_log = []
     inner = policy.exp4 if policy.exp4 is not None else None
@@ -338,6 +338,8 @@ def test_n5_staged_policies_aggregated_within_the_exp4_bound():
         played += float(policy.arm_probabilities @ mu)
         policy.update(arm, context, stream.reward(arm))
     experts = np.sum(advice_log, axis=0)
-    M = policy.n_learners + 1
-    assert len(experts) == M
-    assert experts.max() - played <= 2 * np.sqrt(T * k * np.log(M))
+    M = len(experts)
+    assert M == policy.n_learners + (policy.gamma != 1.0)  # W_1 = x^1 when gamma = eta_1 = 1
+    for j in range(M):  # against every staged policy, with its prior weight
+        assert experts[j] - played <= policy.exp4.bound(T, j)
+    assert policy.exp4.bound(T, 0) < 2 * np.sqrt(T * k * np.log(M))  # the half-prior stage
