@@ -28,7 +28,7 @@ from river import compose, datasets, preprocessing
 from sklearn.datasets import load_digits
 
 from benchmarks import report
-from learners import SoftmaxPolicy
+from learners import RidgePolicy, SoftmaxPolicy
 from onlineboost import BoBLO, evaluate
 from onlineboost.app.backends import engine, is_distributed
 from streams import ClassificationBandit, LinearBandit
@@ -42,17 +42,55 @@ DATASETS = {
 _BASE = dict(gamma=0.5, exploration=0.005, baseline=0.5, delta=0.1)
 _GRAD = {"update": "gradient"}
 # name -> (weak learner, BoBLO parameters); a learner of None is BoBLO's default (RidgePolicy)
+DEFAULTS = "BoBLO() defaults (N=1, DR, RidgePolicy)"
 BOBLO = {
-    "BoBLO() defaults (N=5, Exp4, DR, RidgePolicy)": (None, {}),
-    "BoBLO(n_learners=1)": (None, dict(n_learners=1)),
-    "BoBLO(n_learners=5, aggregate=None)": (None, dict(aggregate=None)),
+    DEFAULTS: (None, {}),
+    "BoBLO(n_learners=5) (Exp4 over the stages)": (None, dict(n_learners=5)),
+    "BoBLO(n_learners=5, aggregate=None)": (None, dict(n_learners=5, aggregate=None)),
     "BoBLO(estimator=\"paper\")": (None, dict(estimator="paper")),
-    "BoBLO(estimator=\"paper\", n_learners=1)": (None, dict(estimator="paper", n_learners=1)),
+    "BoBLO(estimator=\"paper\", n_learners=5)": (None, dict(estimator="paper", n_learners=5)),
     "BoBLO IPS, SoftmaxPolicy gradient lr 0.1, N=1 (previous best)": (
         ("softmax", dict(_GRAD, lr=0.1)),
-        dict(_BASE, n_learners=1, estimator="ips", aggregate=None, step_size="theory")),
-    "BoBLO DR, SoftmaxPolicy gradient lr 0.2, N=5, gamma=1, Frank-Wolfe, Exp4": (
-        ("softmax", dict(_GRAD, lr=0.2)), dict(_BASE, gamma=1.0, step_size="frank-wolfe")),
+        dict(_BASE, n_learners=1, estimator="ips", implicit=0.0, aggregate=None)),
+    "BoBLO DR, SoftmaxPolicy gradient lr 0.2, N=5, gamma=1, Exp4": (
+        ("softmax", dict(_GRAD, lr=0.2)), dict(_BASE, gamma=1.0, n_learners=5, implicit=0.0,
+                                               optimism=0.0)),
+}
+# the tuning grid run on seeds 100, 101 (`--tune`): RidgePolicy parameters, BoBLO parameters
+_R = dict(temperature=0.02, forget=0.995)
+TUNE = {
+    "N=1 t.05 e.02 o0 c0 (first cut)": (dict(temperature=0.05), dict(
+        exploration=0.02, optimism=0.0, implicit=0.0)),
+    "t.02 e.02 c0 o0": (dict(temperature=0.02), dict(exploration=0.02, optimism=0.0,
+                                                     implicit=0.0)),
+    "t.2 e.02 c0 o0": (dict(temperature=0.2), dict(exploration=0.02, optimism=0.0,
+                                                   implicit=0.0)),
+    "t.02 e.02 c0 o.1": (dict(temperature=0.02), dict(exploration=0.02, optimism=0.1,
+                                                      implicit=0.0)),
+    "t.01 e.02 c0 o.1": (dict(temperature=0.01), dict(exploration=0.02, optimism=0.1,
+                                                      implicit=0.0)),
+    "t.02 e.02 c0 o.03": (dict(temperature=0.02), dict(exploration=0.02, optimism=0.03,
+                                                       implicit=0.0)),
+    "ips t.05 e.02": (dict(temperature=0.05), dict(exploration=0.02, estimator="ips",
+                                                   implicit=0.0, optimism=0.0)),
+    "kappa 0": (dict(temperature=0.05), dict(exploration=0.02, kappa=0.0, implicit=0.0,
+                                             optimism=0.0)),
+    "f.99 e.02 c0 o.05": (dict(temperature=0.02, forget=0.99), dict(
+        exploration=0.02, optimism=0.05, implicit=0.0)),
+    "f.999 e.02 c0 o.05": (dict(temperature=0.02, forget=0.999), dict(
+        exploration=0.02, optimism=0.05, implicit=0.0)),
+    "f.995 e.02 c0 o.05": (_R, dict(exploration=0.02, optimism=0.05, implicit=0.0)),
+    "f.995 e.005 c0 o.05": (_R, dict(optimism=0.05, implicit=0.0)),
+    "f.995 e.005 c0 o0": (_R, dict(optimism=0.0, implicit=0.0)),
+    "f.995 e.002 c0 o0": (_R, dict(exploration=0.002, optimism=0.0, implicit=0.0)),
+    "f.995 e.005 c.1 o.05": (_R, dict(implicit=0.1)),
+    "f.995 e.005 c1 o.05 (chosen: the defaults)": (_R, {}),
+    "f.98 e.005 c1 o.05": (dict(temperature=0.02, forget=0.98), {}),
+    "f.99 e.005 c1 o.2 model_l2 5": (dict(temperature=0.02, forget=0.99), dict(
+        optimism=0.2, model_l2=5.0)),
+    "f.995 e.005 c1 o.1 model_l2 3": (_R, dict(optimism=0.1, model_l2=3.0)),
+    "defaults, N=3 (Exp4)": (_R, dict(n_learners=3)),
+    "defaults, N=5 (Exp4)": (_R, dict(n_learners=5)),
 }
 
 
@@ -90,10 +128,12 @@ class VWPolicy:
 
 
 def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
-    if name in BOBLO:
-        learner, params = BOBLO[name]
+    if name in BOBLO or name in TUNE:
+        learner, params = BOBLO[name] if name in BOBLO else (("ridge", TUNE[name][0]),
+                                                              TUNE[name][1])
         if learner is not None:
-            params = dict(params, learner=SoftmaxPolicy(**learner[1]))
+            cls = SoftmaxPolicy if learner[0] == "softmax" else RidgePolicy
+            params = dict(params, learner=cls(**learner[1]))
         return BoBLO(seed=seed, **params)  # (BoBLO holds a StandardScaler by default)
     if name == "river LinUCBDisjoint":
         alpha, beta = LINUCB[data_name]
@@ -120,7 +160,7 @@ LINUCB = {"ImageSegments": (100.0, 100.0), "digits": (100.0, 20.0), "LinearBandi
 def _scaler(policy_name):
     """Online standardisation for policies without a transformer of their own (BoBLO holds
     one); LinUCB also gets a constant bias feature."""
-    if policy_name in BOBLO:
+    if policy_name in BOBLO or policy_name in TUNE:
         return None
     scaler = preprocessing.StandardScaler()
     if policy_name.startswith("river LinUCB"):
@@ -168,6 +208,16 @@ def speed_ratio(policy_name, data_name, seed=0, n_rounds=None, against="river Li
             spent[j] += time.perf_counter() - tic
     a, b = n / spent[0], n / spent[1]
     return a, b, a / b
+
+
+SPEED = [DEFAULTS, "BoBLO(n_learners=5) (Exp4 over the stages)"]
+
+
+def speed_table(datas, jobs, n_rounds=None) -> dict:
+    """`speed_ratio` of each `SPEED` policy against tuned LinUCB on every data set (seed 0)."""
+    tasks = [(p, d) for p in SPEED for d in datas]
+    out = Parallel(n_jobs=jobs)(delayed(speed_ratio)(p, d, 0, n_rounds) for p, d in tasks)
+    return {f"{p}@@{d}": list(v) for (p, d), v in zip(tasks, out)}
 
 
 def run_skyline(data_name, seed, n_rounds=None):
@@ -227,9 +277,10 @@ def _main(args):
             res = table(["river LinUCBDisjoint"], datas[:2], [100, 101], args.jobs, n_rounds)
             print("LinUCB", ab, {d: round(np.mean([v[0] for v in vs]), 3)
                                  for (_, d), vs in res.items()}, flush=True)
-        res = table(list(BOBLO), datas[:2], [100, 101], args.jobs, n_rounds)
-        for (p, d), vs in res.items():
-            print(p, d, round(np.mean([v[0] for v in vs]), 3), flush=True)
+        res = table(list(TUNE), datas, [100, 101], args.jobs, n_rounds)
+        for p in TUNE:
+            means = [round(np.mean([v[0] for v in res[(p, d)]]), 3) for d in datas]
+            print(p, means, "mean", round(float(np.mean(means)), 4), flush=True)
         return
     policies = list(BOBLO) + ["river LinUCBDisjoint", "river LinUCBDisjoint default",
                               "river EpsilonGreedy(0.1)", "river RandomPolicy"]
@@ -246,11 +297,13 @@ def _main(args):
             res.update(table([args.only], datas, seeds, args.jobs, n_rounds))
             raw["results"] = {f"{p}@@{d}": v for (p, d), v in res.items()}
             RAW.write_text(json.dumps(raw, indent=1))
+        speed = raw.get("speed", {})
     else:
         res = table(policies, datas, seeds, args.jobs, n_rounds)
+        speed = speed_table(datas, args.jobs, n_rounds)
         if not args.quick:
             RAW.write_text(json.dumps({"seeds": seeds, "policies": policies, "results": {
-                f"{p}@@{d}": v for (p, d), v in res.items()}}, indent=1))
+                f"{p}@@{d}": v for (p, d), v in res.items()}, "speed": speed}, indent=1))
     head = "| policy | " + " | ".join(f"{d} reward | {d} decisions/s" for d in datas) + " |"
     lines = [head, "|---|" + "---:|---:|" * len(datas)]
     for p in policies:
@@ -265,6 +318,15 @@ def _main(args):
         elif p == "river LinUCBDisjoint default":
             name = "river LinUCBDisjoint, bias feature, defaults (alpha = beta = 1)"
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += ["", "| interleaved with tuned LinUCB, seed 0 | " + " | ".join(
+        f"{d} decisions/s (BoBLO / LinUCB) | {d} ratio" for d in datas) + " |",
+        "|---|" + "---:|---:|" * len(datas)]
+    for p in SPEED:
+        cells = []
+        for d in datas:
+            a, b, r = speed.get(f"{p}@@{d}", (float("nan"),) * 3)
+            cells += [f"{a:,.0f} / {b:,.0f}", f"{r:.2f}x"]
+        lines.append(f"| {p} | " + " | ".join(cells) + " |")
     md = "\n".join(lines)
     print(md)
     print(f"{time.time() - tic:.0f} s")

@@ -19,6 +19,7 @@ allowed to turn later rounds into NaN.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -32,22 +33,21 @@ _FAST = frozenset({float, int})
 def _values(x: dict, name: str) -> np.ndarray:
     """The values of `x` as a float vector, or `ValueError` naming `name[key]`."""
     vals = x.values()
-    v = None
-    if _FAST.issuperset(map(type, vals)):
+    if _FAST.issuperset(map(type, vals)):  # plain floats and ints: checked in plain Python
         try:
-            v = np.fromiter(vals, dtype=np.float64, count=len(x))
+            if not vals or (math.isfinite(sum(vals)) and max(map(abs, vals)) <= MAX_ABS):
+                return np.fromiter(vals, dtype=np.float64, count=len(x))
         except OverflowError:  # an int beyond the float range
-            v = None
-    if v is None:
-        for key, value in x.items():
-            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-                raise ValueError(f"{name}[{key!r}] must be a real number, got {value!r}")
-            try:
-                float(value)
-            except OverflowError:
-                raise ValueError(f"{name}[{key!r}] must be finite with |value| <= {MAX_ABS:g}, "
-                                 f"got {value!r}") from None
-        v = np.fromiter((float(value) for value in vals), dtype=np.float64, count=len(x))
+            pass
+    for key, value in x.items():
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            raise ValueError(f"{name}[{key!r}] must be a real number, got {value!r}")
+        try:
+            float(value)
+        except OverflowError:
+            raise ValueError(f"{name}[{key!r}] must be finite with |value| <= {MAX_ABS:g}, "
+                             f"got {value!r}") from None
+    v = np.fromiter((float(value) for value in vals), dtype=np.float64, count=len(x))
     if len(v) and not np.abs(v).max() <= MAX_ABS:  # also catches NaN
         bad = next(k for k, value in zip(x, v.tolist()) if not abs(value) <= MAX_ABS)
         raise ValueError(f"{name}[{bad!r}] must be finite with |value| <= {MAX_ABS:g}, "

@@ -364,10 +364,12 @@ class BoBLO(bandit.base.ContextualPolicy):
             p = self._exp4.distribution(advice)
             x_t = None
         else:
-            x_t = self._K.project(X[-1])  # BoOCO's point Pi_K(x^N) (step 3)
+            x_t = X[-1]
+            if not (self._simplex and x_t.min() >= 0.0):  # (x^N >= 0 summing to 1 is in K)
+                x_t = self._K.project(x_t)  # BoOCO's point Pi_K(x^N) (step 3)
             w = x_t if self._simplex else self._arm_set.project(x_t)
             p = (1.0 - eta) * w + eta / d
-        if not np.isfinite(p).all():  # refuse before anything is stored
+        if not math.isfinite(p.sum()):  # refuse before anything is stored
             raise ValueError("context: the weak learners' points are not finite for this "
                              "context (its magnitude overflows their arithmetic)")
         self._reader.commit()

@@ -104,7 +104,8 @@ def test_defaults_regret_falls_with_T():
 def test_learns_on_the_synthetic_bandit():
     def make():
         return BoBLO(learners.SoftmaxPolicy(lr=0.05), n_learners=1, gamma=0.5, delta=0.01,
-                     exploration=0.05, estimator="ips", baseline=0.5, aggregate=None, seed=0)
+                     exploration=0.05, estimator="ips", baseline=0.5, implicit=0.0,
+                     aggregate=None, seed=0)
 
     short, long = run(make(), 1000), run(make(), 4000)
     random = run(river_bandit.RandomPolicy(seed=0), 4000)
