@@ -152,9 +152,10 @@ class RidgePolicy(base.Estimator):
     $$W(c) = \operatorname{softmax}\bigl(-\langle \hat\theta_a, \tilde c\rangle / \tau\bigr)_a,$$
     a point in the relative interior of $\Delta_k$ that is near the vertex of the cheapest arm
     when the predicted costs differ by much more than $\tau$. `l2` is $\lambda$, `temperature`
-    is $\tau$, `forget` is $\rho$ (below). Unseen features count as 0. Under full information this is follow-the-regularised
-    leader with the squared loss of the costs, a second-order method; as a weak learner for
-    BoOCO / BoBLO its edge comes from fitting every arm's cost, not the played arm's only.
+    is $\tau$, `forget` is $\rho$ (below). Unseen features count as 0. Under full information
+    this is follow-the-regularised-leader on the squared loss of the costs, a second-order
+    method; as a weak learner for BoOCO / BoBLO it fits every arm's cost, not only the played
+    arm's.
 
     Parameters
     ----------

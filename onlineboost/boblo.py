@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 from river import bandit, preprocessing
+from river import base as river_base
 
 from . import losses, sets
 from ._checks import check_real, check_seed
@@ -23,7 +24,7 @@ __all__ = ["BoBLO"]
 
 
 def _draw(w: np.ndarray, u: float) -> int:
-    """The index drawn with probabilities proportional to the weights `w >= 0`, for `u ~ U[0, 1)`."""
+    """The index drawn with probabilities proportional to the weights `w >= 0` (`u ~ U[0, 1)`)."""
     c = w.cumsum()
     return min(int(c.searchsorted(u * c[-1], side="right")), len(w) - 1)
 
@@ -202,9 +203,16 @@ class BoBLO(bandit.base.ContextualPolicy):
     --------
     >>> from onlineboost import BoBLO, evaluate
     >>> from streams import LinearBandit
-    >>> evaluate.bandit(BoBLO(seed=0), LinearBandit(d=5, k=4, seed=1, n_rounds=3000),
-    ...                 skyline=None)
-    BoBLO over 3000 rounds: average reward 0.71..., regret ..., ... decisions/s
+    >>> stream = LinearBandit(d=5, k=4, seed=1, n_rounds=3000)
+    >>> evaluate.bandit(BoBLO(seed=0), stream, skyline=None)
+    BoBLO over 3000 rounds: average reward 0.721, regret 55.7, ... decisions/s
+    >>> evaluate.bandit(BoBLO(n_learners=5, seed=0), stream, skyline=None)
+    BoBLO over 3000 rounds: average reward 0.717, regret 70.8, ... decisions/s
+    >>> evaluate.bandit(BoBLO(estimator="paper", seed=0), stream, skyline=None)
+    BoBLO over 3000 rounds: average reward 0.519, regret 652.5, ... decisions/s
+
+    The optimal policy earns 0.744 here; Algorithm 2's own estimator learns from the $\eta T$
+    exploration rounds only.
 
     References
     ----------
@@ -269,6 +277,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._transformer = None if native or transformer is None else transformer.clone()
         self._reader = ContextVectors(scale=native)
         self._booco = None
+        self._exp4 = None
         if decision_set is not None:
             self._set_booco(self._make_booco(decision_set), bandit_face=False)
         else:
@@ -311,6 +320,9 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._exp4 = (Exp4(n_experts, d, prior) if bandit_face and self.aggregate == "exp4"
                       and self.estimator != "paper" and n_experts > 1 else None)
         self._model = _ArmRidge(d, float(self.model_l2), float(self.baseline))
+
+    def __repr__(self) -> str:  # river's policy repr is a reward table that fails before a pull
+        return river_base.Base.__repr__(self)
 
     @property
     def booco(self) -> BoOCO | None:

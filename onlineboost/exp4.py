@@ -1,9 +1,9 @@
 r"""Exp4: exponential weights over experts' arm distributions, under bandit feedback.
 
 $M$ experts each advise a distribution $\pi^j_t$ over $k$ arms. Exp4 plays
-$p_t = \sum_j q_{t,j}\, \pi^j_t$ with $q_t \propto \exp(-\eta_t \hat L_{t-1})$, draws $a_t \sim p_t$,
-sees the loss $\ell_t(a_t) \in [0, 1]$ of that arm only, and charges expert $j$ the importance
-weighted loss $\hat\ell_{t,j} = \pi^j_t(a_t)\, \ell_t(a_t) / p_t(a_t)$, an unbiased estimate of
+$p_t = \sum_j q_{t,j}\, \pi^j_t$ with $q_t \propto \exp(-\eta_t \hat L_{t-1})$, draws
+$a_t \sim p_t$, sees the loss $\ell_t(a_t) \in [0, 1]$ of that arm only, and charges expert
+$j$ the importance weighted loss $\hat\ell_{t,j} = \pi^j_t(a_t)\, \ell_t(a_t) / p_t(a_t)$, an unbiased estimate of
 $\langle \pi^j_t, \ell_t\rangle$. With the anytime rate $\eta_t = \sqrt{\ln M / (t k)}$ the
 expected regret against the best expert in hindsight is at most $2\sqrt{T k \ln M}$, whatever
 the advice (chosen adaptively, e.g. by learners trained on the same rounds) [^1][^2]. With a
