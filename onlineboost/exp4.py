@@ -3,14 +3,15 @@ r"""Exp4: exponential weights over experts' arm distributions, under bandit feed
 $M$ experts each advise a distribution $\pi^j_t$ over $k$ arms. Exp4 plays
 $p_t = \sum_j q_{t,j}\, \pi^j_t$ with $q_t \propto \exp(-\eta_t \hat L_{t-1})$, draws
 $a_t \sim p_t$, sees the loss $\ell_t(a_t) \in [0, 1]$ of that arm only, and charges expert
-$j$ the importance weighted loss $\hat\ell_{t,j} = \pi^j_t(a_t)\, \ell_t(a_t) / p_t(a_t)$, an unbiased estimate of
-$\langle \pi^j_t, \ell_t\rangle$. With the anytime rate $\eta_t = \sqrt{\ln M / (t k)}$ the
-expected regret against the best expert in hindsight is at most $2\sqrt{T k \ln M}$, whatever
-the advice (chosen adaptively, e.g. by learners trained on the same rounds) [^1][^2]. With a
-prior $\pi_0$ on the experts ($q_1 = \pi_0$) the regret against expert $j$ is at most
-$\sqrt{T k}\,(\ln(1/\pi_0(j))/\sqrt{\ln M} + \sqrt{\ln M})$ (the same proof: the potential
-starts at $\pi_0$; the variance term is $\mathbb E \sum_j q_j \hat\ell_j^2 \le k$), so an
-expert holding half the prior costs $\ln 2$ in place of $\ln M$ in the first term.
+$j$ the importance weighted loss $\hat\ell_{t,j} = \pi^j_t(a_t)\, \ell_t(a_t) / p_t(a_t)$, an
+unbiased estimate of $\langle \pi^j_t, \ell_t\rangle$. With the anytime rate
+$\eta_t = \sqrt{\ln M / (t k)}$ the expected regret against the best expert in hindsight is at
+most $2\sqrt{T k \ln M}$, whatever the advice (chosen adaptively, e.g. by learners trained on
+the same rounds) [^1][^2]. With a prior $\pi_0$ on the experts ($q_1 = \pi_0$) the regret
+against expert $j$ is at most $\sqrt{T k}\,(\ln(1/\pi_0(j))/\sqrt{\ln M} + \sqrt{\ln M})$ (the
+same proof: the potential starts at $\pi_0$; the variance term is
+$\mathbb E \sum_j q_j \hat\ell_j^2 \le k$), so an expert holding half the prior costs $\ln 2$
+in place of $\ln M$ in the first term.
 """
 
 from __future__ import annotations
