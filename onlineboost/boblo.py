@@ -95,8 +95,9 @@ class BoBLO(bandit.base.ContextualPolicy):
     measured on the development streams (ImageSegments, digits, `streams.LinearBandit`; rule:
     the highest mean progressive reward over the three, on tuning seeds 100 and 101, in
     `benchmarks/bandit_compare.py`): the doubly robust estimator with an optimistic per-arm
-    ridge loss model and implicit exploration $c = 1$, one `learners.RidgePolicy` weak learner
-    (per-arm online ridge cost models played by a sharp softmax), $\eta = 0.005$. On those
+    ridge loss model (penalty 20) and implicit exploration $c = 1$, one `learners.RidgePolicy`
+    weak learner (per-arm online ridge cost models, penalty 20, played by a sharp softmax),
+    $\eta = 0.005$. On those
     streams every $N > 1$ measured scored below $N = 1$, so the default is $N = 1$;
     `BoBLO(n_learners=5)` is the booster proper, with Exp4 over its staged policies (below).
     `BoBLO(estimator="paper")` is Hazan & Singh's Algorithm 2 with the same weak learner:
@@ -159,8 +160,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     ----------
     learner
         Weak learner prototype for BoOCO, with points in K; default
-        `learners.RidgePolicy(temperature=0.02, forget=0.995)`. `learners.SoftmaxPolicy` and
-        `learners.LinearOGD` also fit.
+        `learners.RidgePolicy(l2=20.0, temperature=0.02, forget=0.995)`.
+        `learners.SoftmaxPolicy` and `learners.LinearOGD` also fit.
     n_learners
         $N$, as for `BoOCO`.
     gamma
@@ -229,7 +230,7 @@ class BoBLO(bandit.base.ContextualPolicy):
     def __init__(self, learner=None, n_learners: int = 1, gamma: float = 1.0,
                  step_size="frank-wolfe", delta: float = 0.1, kappa=None,
                  exploration: float = 0.005, estimator: str = "dr", baseline: float = 0.5,
-                 implicit: float = 1.0, model_l2: float = 1.0, optimism: float = 0.05,
+                 implicit: float = 1.0, model_l2: float = 20.0, optimism: float = 0.05,
                  aggregate: str | None = "exp4",
                  decision_set=None, transformer=preprocessing.StandardScaler(),
                  seed: int | None = None):
@@ -291,7 +292,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         if learner is None:
             import learners  # the default weak policy lives with the other weak learners
 
-            learner = learners.RidgePolicy(temperature=0.02, forget=0.995)
+            learner = learners.RidgePolicy(l2=20.0, temperature=0.02, forget=0.995)
         return BoOCO(learner, n_learners=self.n_learners, gamma=self.gamma,
                      step_size=self.step_size, delta=self.delta, kappa=self.kappa,
                      decision_set=K, loss=losses.Linear(), seed=self.seed)
