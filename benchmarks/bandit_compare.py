@@ -360,11 +360,11 @@ and VW's policies get river's `StandardScaler` (LinUCB also a bias feature) thro
 loss model (penalty 20) fills in the unplayed arms with its lower confidence bound (optimism
 0.05), implicit exploration c = 1, exploration 0.005, delta 0.1, and one `learners.RidgePolicy`
 weak learner (per-arm online ridge models of the cost vectors, penalty 20, forgetting factor
-0.995, played by a softmax of temperature 0.02). `n_learners=5` boosts five such copies (gamma = 1, Frank-Wolfe steps) and
-aggregates the five staged policies by Exp4 with half its prior on the first stage;
-`aggregate=None` plays BoOCO's point x_t = Pi_K(x^5) instead. The two SoftmaxPolicy rows are the
-previous section's best configurations (`SoftmaxPolicy(update="gradient")`, REINFORCE under the
-IPS cost), rerun on the rebuilt BoBLO.
+0.995, played by a softmax of temperature 0.02). `n_learners=5` boosts five such copies
+(gamma = 1, Frank-Wolfe steps) and aggregates the five staged policies by Exp4 with half its
+prior on the first stage; `aggregate=None` plays BoOCO's point x_t = Pi_K(x^5) instead. The two
+SoftmaxPolicy rows are the previous section's best configurations
+(`SoftmaxPolicy(update="gradient")`, REINFORCE under the IPS cost), rerun on the rebuilt BoBLO.
 
 **How the defaults were chosen.** On tuning seeds 100 and 101 only (`--tune`; the evaluation
 seeds are 0-4), the configuration with the highest mean of the three data sets' mean rewards.
