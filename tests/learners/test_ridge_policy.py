@@ -89,3 +89,20 @@ def test_bad_input_changes_nothing(x, g, match):
 def test_bad_parameters(kwargs):
     with pytest.raises(ValueError, match=next(iter(kwargs))):
         RidgePolicy(**kwargs)
+
+
+def test_forgetting_equals_discounted_batch_ridge():
+    """forget = rho: the weights minimise sum_s rho^(T-s) (g_s(a) - <theta, c~_s>)^2
+    + rho^T l2 |theta|^2, recursive least squares with exponential forgetting."""
+    C, G = rounds(150, 3, d=2, k=3)
+    rho, lam = 0.97, 2.0
+    policy = RidgePolicy(sets.Simplex(3), l2=lam, temperature=1.0, forget=rho)
+    for c, g in zip(C, G):
+        policy.learn_one({"x0": c[0], "x1": c[1]}, g)
+    T = len(C)
+    w = rho ** np.arange(T - 1, -1, -1)
+    Ce = np.hstack([np.ones((T, 1)), C])
+    theta = np.linalg.solve(rho**T * lam * np.eye(3) + (Ce * w[:, None]).T @ Ce,
+                            (Ce * w[:, None]).T @ G).T
+    np.testing.assert_allclose(policy._stack.predicted_costs(np.array([0.4, -0.3])),
+                               (theta @ np.array([1.0, 0.4, -0.3]))[None, :], rtol=1e-8)
