@@ -8,8 +8,10 @@ Writes the `bandits` section of BENCHMARKS.md. Every policy sees contexts standa
 progressive average reward, mean ± std over seeds (each seed shuffles the stream and seeds the
 policy), and decisions per second of policy time (`pull` + `update`).
 
-BoBLO configurations were chosen on separate tuning seeds (100, 101) with
-`python -m benchmarks.bandit_compare --tune`; the evaluation seeds are 0, 1, ...
+BoBLO's defaults were chosen on separate tuning seeds (100, 101) with
+`python -m benchmarks.bandit_compare --tune` (the grid `TUNE`); the evaluation seeds are 0, 1, ...
+A second pass times BoBLO against tuned LinUCB round by round in one process (`speed_ratio`), so
+that both see the same load on a shared machine.
 Vowpal Wabbit (`pip install onlineboost[compare]`) is skipped with a notice when absent.
 """
 
@@ -28,7 +30,7 @@ from river import compose, datasets, preprocessing
 from sklearn.datasets import load_digits
 
 from benchmarks import report
-from learners import SoftmaxPolicy
+from learners import RidgePolicy, SoftmaxPolicy
 from onlineboost import BoBLO, evaluate
 from onlineboost.app.backends import engine, is_distributed
 from streams import ClassificationBandit, LinearBandit
@@ -40,25 +42,67 @@ DATASETS = {
 }
 
 _BASE = dict(gamma=0.5, exploration=0.005, baseline=0.5, delta=0.1)
-_EG, _GRAD = {"lr": 0.02}, {"update": "gradient"}
-BOBLO = {  # name -> (SoftmaxPolicy parameters, BoBLO parameters); chosen on seeds 100, 101
-    "BoBLO paper estimator, N=1": (_EG, dict(_BASE, n_learners=1, estimator="paper",
-                                             exploration=0.05, baseline=0.0)),
-    "BoBLO paper estimator, N=5": (_EG, dict(_BASE, n_learners=5, estimator="paper",
-                                             exploration=0.05, baseline=0.0)),
-    "BoBLO DR, EG learner, N=1": (_EG, dict(_BASE, n_learners=1, estimator="dr")),
-    "BoBLO IPS, gradient learner lr 0.1, N=1": (dict(_GRAD, lr=0.1),
-                                                dict(_BASE, n_learners=1, estimator="ips")),
-    "BoBLO DR, gradient learner lr 0.2, delta 0.3, N=1": (
-        dict(_GRAD, lr=0.2), dict(_BASE, n_learners=1, estimator="dr", delta=0.3)),
-    "BoBLO DR, gradient learner, N=5, gamma=0.5, theory steps": (
-        dict(_GRAD, lr=0.1), dict(_BASE, n_learners=5, estimator="dr")),
-    "BoBLO IPS, gradient learner lr 0.2, N=5, gamma=1, eta_i=0.5": (
-        dict(_GRAD, lr=0.2), dict(_BASE, n_learners=5, estimator="ips", gamma=1.0,
-                                  step_size=0.5)),
-    "BoBLO DR, gradient learner lr 0.2, N=5, gamma=1, Frank-Wolfe steps": (
-        dict(_GRAD, lr=0.2), dict(_BASE, n_learners=5, estimator="dr", gamma=1.0,
-                                  step_size="frank-wolfe")),
+_GRAD = {"update": "gradient"}
+# name -> (weak learner, BoBLO parameters); a learner of None is BoBLO's default (RidgePolicy)
+DEFAULTS = "BoBLO() defaults (N=1, DR, RidgePolicy)"
+BOBLO = {
+    DEFAULTS: (None, {}),
+    "BoBLO(n_learners=5) (Exp4 over the stages)": (None, dict(n_learners=5)),
+    "BoBLO(n_learners=5, aggregate=None)": (None, dict(n_learners=5, aggregate=None)),
+    "BoBLO(estimator=\"paper\")": (None, dict(estimator="paper")),
+    "BoBLO(estimator=\"paper\", n_learners=5)": (None, dict(estimator="paper", n_learners=5)),
+    "BoBLO IPS, SoftmaxPolicy gradient lr 0.1, N=1 (previous best)": (
+        ("softmax", dict(_GRAD, lr=0.1)),
+        dict(_BASE, n_learners=1, estimator="ips", implicit=0.0, aggregate=None)),
+    "BoBLO DR, SoftmaxPolicy gradient lr 0.2, N=5, gamma=1, Exp4": (
+        ("softmax", dict(_GRAD, lr=0.2)), dict(_BASE, gamma=1.0, n_learners=5, implicit=0.0,
+                                               optimism=0.0)),
+}
+# the tuning grid run on seeds 100, 101 (`--tune`): RidgePolicy parameters, BoBLO parameters
+# (model_l2 is 1 where not named, as it was while those were run)
+_R = dict(temperature=0.02, forget=0.995, l2=1.0)
+TUNE = {
+    "N=1 t.05 e.02 o0 c0 (first cut)": (dict(temperature=0.05), dict(
+        exploration=0.02, optimism=0.0, implicit=0.0, model_l2=1.0)),
+    "t.02 e.02 c0 o0": (dict(temperature=0.02), dict(exploration=0.02, optimism=0.0,
+                                                     implicit=0.0)),
+    "t.2 e.02 c0 o0": (dict(temperature=0.2), dict(exploration=0.02, optimism=0.0,
+                                                   implicit=0.0)),
+    "t.02 e.02 c0 o.1": (dict(temperature=0.02), dict(exploration=0.02, optimism=0.1,
+                                                      implicit=0.0)),
+    "t.01 e.02 c0 o.1": (dict(temperature=0.01), dict(exploration=0.02, optimism=0.1,
+                                                      implicit=0.0)),
+    "t.02 e.02 c0 o.03": (dict(temperature=0.02), dict(exploration=0.02, optimism=0.03,
+                                                       implicit=0.0)),
+    "ips t.05 e.02": (dict(temperature=0.05), dict(exploration=0.02, estimator="ips",
+                                                   implicit=0.0, optimism=0.0)),
+    "kappa 0": (dict(temperature=0.05), dict(exploration=0.02, kappa=0.0, implicit=0.0,
+                                             optimism=0.0)),
+    "f.99 e.02 c0 o.05": (dict(temperature=0.02, forget=0.99), dict(
+        exploration=0.02, optimism=0.05, implicit=0.0)),
+    "f.999 e.02 c0 o.05": (dict(temperature=0.02, forget=0.999), dict(
+        exploration=0.02, optimism=0.05, implicit=0.0)),
+    "f.995 e.02 c0 o.05": (_R, dict(exploration=0.02, optimism=0.05, implicit=0.0)),
+    "f.995 e.005 c0 o.05": (_R, dict(optimism=0.05, implicit=0.0)),
+    "f.995 e.005 c0 o0": (_R, dict(optimism=0.0, implicit=0.0)),
+    "f.995 e.002 c0 o0": (_R, dict(exploration=0.002, optimism=0.0, implicit=0.0)),
+    "f.995 e.005 c.1 o.05": (_R, dict(implicit=0.1, model_l2=1.0)),
+    "f.995 e.005 c1 o.05": (_R, dict(model_l2=1.0)),
+    "f.98 e.005 c1 o.05": (dict(_R, forget=0.98), dict(model_l2=1.0)),
+    "f.99 e.005 c1 o.2 model_l2 5": (dict(_R, forget=0.99), dict(optimism=0.2, model_l2=5.0)),
+    "f.995 e.005 c1 o.1 model_l2 3": (_R, dict(optimism=0.1, model_l2=3.0)),
+    "c1 o.05, N=3 (Exp4)": (_R, dict(n_learners=3, model_l2=1.0)),
+    "c1 o.05, N=5 (Exp4)": (_R, dict(n_learners=5, model_l2=1.0)),
+    "l2 5 (learner) / 1 (model)": (dict(_R, l2=5.0), dict(model_l2=1.0)),
+    "l2 1 / 5": (_R, dict(model_l2=5.0)),
+    "l2 5 / 5": (dict(_R, l2=5.0), dict(model_l2=5.0)),
+    "l2 5 / 5, optimism 0.1": (dict(_R, l2=5.0), dict(model_l2=5.0, optimism=0.1)),
+    "l2 5 / 5, optimism 0": (dict(_R, l2=5.0), dict(model_l2=5.0, optimism=0.0)),
+    "l2 10 / 10": (dict(_R, l2=10.0), dict(model_l2=10.0)),
+    "l2 10 / 10, optimism 0": (dict(_R, l2=10.0), dict(model_l2=10.0, optimism=0.0)),
+    "l2 20 / 20 (chosen: the defaults)": (dict(_R, l2=20.0), dict(model_l2=20.0)),
+    "l2 20 / 20, optimism 0.1": (dict(_R, l2=20.0), dict(model_l2=20.0, optimism=0.1)),
+    "l2 50 / 50": (dict(_R, l2=50.0), dict(model_l2=50.0)),
 }
 
 
@@ -96,13 +140,18 @@ class VWPolicy:
 
 
 def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
-    if name in BOBLO:
-        learner, params = BOBLO[name]
-        return BoBLO(SoftmaxPolicy(**learner), transformer=preprocessing.StandardScaler(),
-                     seed=seed, **params)
-    if name.startswith("river LinUCBDisjoint"):
+    if name in BOBLO or name in TUNE:
+        learner, params = BOBLO[name] if name in BOBLO else (
+            ("ridge", TUNE[name][0]), {"model_l2": 1.0, **TUNE[name][1]})
+        if learner is not None:
+            cls = SoftmaxPolicy if learner[0] == "softmax" else RidgePolicy
+            params = dict(params, learner=cls(**learner[1]))
+        return BoBLO(seed=seed, **params)  # (BoBLO holds a StandardScaler by default)
+    if name == "river LinUCBDisjoint":
         alpha, beta = LINUCB[data_name]
         return river_bandit.LinUCBDisjoint(alpha=alpha, beta=beta, seed=seed)
+    if name == "river LinUCBDisjoint default":
+        return river_bandit.LinUCBDisjoint(seed=seed)
     if name == "river EpsilonGreedy(0.1)":
         return river_bandit.EpsilonGreedy(0.1, seed=seed)
     if name == "river RandomPolicy":
@@ -123,7 +172,7 @@ LINUCB = {"ImageSegments": (100.0, 100.0), "digits": (100.0, 20.0), "LinearBandi
 def _scaler(policy_name):
     """Online standardisation for policies without a transformer of their own (BoBLO holds
     one); LinUCB also gets a constant bias feature."""
-    if policy_name in BOBLO:
+    if policy_name in BOBLO or policy_name in TUNE:
         return None
     scaler = preprocessing.StandardScaler()
     if policy_name.startswith("river LinUCB"):
@@ -141,6 +190,46 @@ def run_one(policy_name, data_name, seed, n_rounds=None):
     result = evaluate.bandit(make_policy(policy_name, seed, data_name), stream, n_rounds=n_rounds,
                              skyline=None, transformer=_scaler(policy_name))
     return result.average_reward, result.decisions_per_second
+
+
+def speed_ratio(policy_name, data_name, seed=0, n_rounds=None, against="river LinUCBDisjoint"):
+    """Decisions/s of `policy_name` and `against` measured round by round in one process, each
+    round timing one policy's pull + update right after the other's (so both see the same load
+    on a shared machine); returns (policy's decisions/s, against's, ratio)."""
+    warnings.simplefilter("ignore")
+    pols = [make_policy(policy_name, seed, data_name), make_policy(against, seed, data_name)]
+    scalers = [_scaler(policy_name), _scaler(against)]
+    streams = [DATASETS[data_name](seed), DATASETS[data_name](seed)]
+    spent = [0.0, 0.0]
+    n = 0
+    for rounds in zip(*streams):
+        if n_rounds is not None and n >= n_rounds:
+            break
+        n += 1
+        for j, ((context, arm_ids), policy, scaler, stream) in enumerate(
+                zip(rounds, pols, scalers, streams)):
+            tic = time.perf_counter()
+            if scaler is not None:
+                scaler.learn_one(context)
+                context = scaler.transform_one(context)
+            arm = policy.pull(arm_ids, context)
+            spent[j] += time.perf_counter() - tic
+            r = stream.reward(arm)
+            tic = time.perf_counter()
+            policy.update(arm, context, r)
+            spent[j] += time.perf_counter() - tic
+    a, b = n / spent[0], n / spent[1]
+    return a, b, a / b
+
+
+SPEED = [DEFAULTS, "BoBLO(n_learners=5) (Exp4 over the stages)"]
+
+
+def speed_table(datas, jobs, n_rounds=None) -> dict:
+    """`speed_ratio` of each `SPEED` policy against tuned LinUCB on every data set (seed 0)."""
+    tasks = [(p, d) for p in SPEED for d in datas]
+    out = Parallel(n_jobs=jobs)(delayed(speed_ratio)(p, d, 0, n_rounds) for p, d in tasks)
+    return {f"{p}@@{d}": list(v) for (p, d), v in zip(tasks, out)}
 
 
 def run_skyline(data_name, seed, n_rounds=None):
@@ -200,12 +289,13 @@ def _main(args):
             res = table(["river LinUCBDisjoint"], datas[:2], [100, 101], args.jobs, n_rounds)
             print("LinUCB", ab, {d: round(np.mean([v[0] for v in vs]), 3)
                                  for (_, d), vs in res.items()}, flush=True)
-        res = table(list(BOBLO), datas[:2], [100, 101], args.jobs, n_rounds)
-        for (p, d), vs in res.items():
-            print(p, d, round(np.mean([v[0] for v in vs]), 3), flush=True)
+        res = table(list(TUNE), datas, [100, 101], args.jobs, n_rounds)
+        for p in TUNE:
+            means = [round(np.mean([v[0] for v in res[(p, d)]]), 3) for d in datas]
+            print(p, means, "mean", round(float(np.mean(means)), 4), flush=True)
         return
-    policies = list(BOBLO) + ["river LinUCBDisjoint", "river EpsilonGreedy(0.1)",
-                              "river RandomPolicy"]
+    policies = list(BOBLO) + ["river LinUCBDisjoint", "river LinUCBDisjoint default",
+                              "river EpsilonGreedy(0.1)", "river RandomPolicy"]
     if vw_available():
         policies += ["VW --squarecb", "VW --epsilon 0.05"]
     policies += ["skyline"]
@@ -219,11 +309,13 @@ def _main(args):
             res.update(table([args.only], datas, seeds, args.jobs, n_rounds))
             raw["results"] = {f"{p}@@{d}": v for (p, d), v in res.items()}
             RAW.write_text(json.dumps(raw, indent=1))
+        speed = raw.get("speed", {})
     else:
         res = table(policies, datas, seeds, args.jobs, n_rounds)
+        speed = speed_table(datas, args.jobs, n_rounds)
         if not args.quick:
             RAW.write_text(json.dumps({"seeds": seeds, "policies": policies, "results": {
-                f"{p}@@{d}": v for (p, d), v in res.items()}}, indent=1))
+                f"{p}@@{d}": v for (p, d), v in res.items()}, "speed": speed}, indent=1))
     head = "| policy | " + " | ".join(f"{d} reward | {d} decisions/s" for d in datas) + " |"
     lines = [head, "|---|" + "---:|---:|" * len(datas)]
     for p in policies:
@@ -235,7 +327,18 @@ def _main(args):
         name = "full-information softmax regression (skyline)" if p == "skyline" else p
         if p == "river LinUCBDisjoint":
             name = "river LinUCBDisjoint, bias feature, (alpha, beta) tuned per data set"
+        elif p == "river LinUCBDisjoint default":
+            name = "river LinUCBDisjoint, bias feature, defaults (alpha = beta = 1)"
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines += ["", "| interleaved with tuned LinUCB, seed 0 | " + " | ".join(
+        f"{d} decisions/s (BoBLO / LinUCB) | {d} ratio" for d in datas) + " |",
+        "|---|" + "---:|---:|" * len(datas)]
+    for p in SPEED:
+        cells = []
+        for d in datas:
+            a, b, r = speed.get(f"{p}@@{d}", (float("nan"),) * 3)
+            cells += [f"{a:,.0f} / {b:,.0f}", f"{r:.2f}x"]
+        lines.append(f"| {p} | " + " | ".join(cells) + " |")
     md = "\n".join(lines)
     print(md)
     print(f"{time.time() - tic:.0f} s")
@@ -250,55 +353,72 @@ def _main(args):
 
 
 NOTE = """\
-Rows named BoBLO use `learners.SoftmaxPolicy` weak learners and hold a `StandardScaler` (for a
-plain `StandardScaler` BoBLO standardises with its own numpy running mean/variance, same
-arithmetic, and converts each context to a vector once per round). "EG learner" is the
-exponentiated-gradient update (logits move by -lr g); "gradient learner" is
-`SoftmaxPolicy(update="gradient")`, a gradient step through the softmax (logits move by
--lr x (g - <x, g>)), which under the IPS cost is REINFORCE with a baseline. Every BoBLO estimator
-but "paper" goes beyond Hazan & Singh's Algorithm 2 (see `onlineboost.BoBLO`). All runs use
-exploration 0.005, baseline 0.5, delta 0.1 unless named. Configurations were chosen on seeds 100
-and 101 (ImageSegments / digits means) from sweeps over the learner's lr in {0.05, 0.1, 0.2},
-delta in {0.03, 0.1, 0.3}, estimator IPS / DR, and for N = 5: gamma in {0.5, 0.7, 1}, step sizes
-theory / Frank-Wolfe / 0.5, kappa in {running G, 0, 0.3, 1}, per-copy learning rates spread
-8x apart. Tuning-seed means: N = 1, gamma 0.5: IPS lr 0.1 0.801 / 0.832, IPS lr 0.2 0.827 /
-0.798, DR lr 0.2 delta 0.3 0.815 / 0.834; N = 5, gamma 1: IPS lr 0.2 eta_i 0.5 0.751 / 0.782,
-DR Frank-Wolfe 0.756 / 0.748; N = 5, gamma 0.7 or 0.5: 0.24-0.72 / 0.28-0.59 (kappa 0 best on
-ImageSegments, 0.717, but 0.447 on digits); per-copy lr spread: 0.61-0.68 / 0.59-0.65. LinUCB's
-(alpha, beta) per data set on seed 100 (see `LINUCB`).
+Every BoBLO row holds BoBLO's default `StandardScaler` (run as its own numpy running
+mean/variance, river's arithmetic) and converts each context to a vector once per round; river's
+and VW's policies get river's `StandardScaler` (LinUCB also a bias feature) through
+`evaluate.bandit(transformer=...)`. `BoBLO()` is the doubly robust estimator whose per-arm ridge
+loss model (penalty 20) fills in the unplayed arms with its lower confidence bound (optimism
+0.05), implicit exploration c = 1, exploration 0.005, delta 0.1, and one `learners.RidgePolicy`
+weak learner (per-arm online ridge models of the cost vectors, penalty 20, forgetting factor
+0.995, played by a softmax of temperature 0.02). `n_learners=5` boosts five such copies
+(gamma = 1, Frank-Wolfe steps) and aggregates the five staged policies by Exp4 with half its
+prior on the first stage; `aggregate=None` plays BoOCO's point x_t = Pi_K(x^5) instead. The two
+SoftmaxPolicy rows are the previous section's best configurations
+(`SoftmaxPolicy(update="gradient")`, REINFORCE under the IPS cost), rerun on the rebuilt BoBLO.
 
-Against the issue's targets:
+**How the defaults were chosen.** On tuning seeds 100 and 101 only (`--tune`; the evaluation
+seeds are 0-4), the configuration with the highest mean of the three data sets' mean rewards.
+Means on the tuning seeds (ImageSegments / digits / LinearBandit), in the order tried:
+temperature 0.05, exploration 0.02, no optimism, c = 0: 0.804 / 0.682 / 0.615 (N = 5: 0.730 /
+0.604 / 0.598); temperature 0.02: 0.813 / 0.745 / 0.640; temperature 0.2: 0.671 / 0.500 / 0.577;
+IPS in place of DR: 0.629 / 0.493 / 0.591; kappa = 0 (no clipping by the extension): 0.488 /
+0.207 / 0.564; optimism 0.1: 0.843 / 0.704 / 0.647 (0.03: 0.844 / 0.723 / 0.649; temperature
+0.01: 0.823 / 0.716 / 0.652); forgetting 0.99 / 0.995 / 0.999 at optimism 0.05: 0.836 / 0.690 /
+0.641, 0.837 / 0.715 / 0.647, 0.845 / 0.697 / 0.651; then exploration 0.005: 0.851 / 0.744 /
+0.651 (no optimism: 0.841 / 0.757 / 0.651; exploration 0.002: 0.841 / 0.763 / 0.650); implicit
+exploration c = 0.1: 0.856 / 0.759 / 0.658; c = 1: 0.857 / 0.773 / 0.657 (mean 0.762); c = 1
+with forgetting 0.98: 0.735 / 0.744 / 0.602; with optimism 0.2 and model l2 5 (forgetting 0.99):
+0.848 / 0.769 / 0.660; with optimism 0.1 and model l2 3: 0.846 / 0.777 / 0.661. The same with
+N = 5 and Exp4 with a uniform prior: 0.803 / 0.718 / 0.642; with half the prior on the first
+stage: 0.829 / 0.736 / 0.647 (N = 3: 0.817 / 0.720 / 0.641). Then the ridge penalties (weak
+learner / loss model; LinUCB's tuned digits setting is a penalty of 5): 5 / 1: 0.854 / 0.772 /
+0.657; 1 / 5: 0.850 / 0.784 / 0.659; 5 / 5: 0.851 / 0.794 / 0.659 (optimism 0.1: 0.853 / 0.779 /
+0.662; optimism 0: 0.856 / 0.803 / 0.658); 10 / 10: 0.863 / 0.794 / 0.658 (optimism 0: 0.845 /
+0.808 / 0.657); **20 / 20: 0.859 / 0.817 / 0.657 (mean 0.778, chosen)** (optimism 0.1: 0.861 /
+0.809 / 0.657); 50 / 50: 0.848 / 0.826 / 0.645. LinUCB's (alpha, beta) per data set on seed 100
+(see `LINUCB`).
 
-* **Reward: beats VW SquareCB on both, does not match tuned LinUCB.** The gradient learner
-  lifted BoBLO from 0.706 / 0.775 (DR, EG learner) to 0.783 / 0.822 (IPS, the private
-  reference configuration, which measured 0.795 / 0.817) and 0.795 / 0.809 (DR). That beats
-  SquareCB (0.734 / 0.696) on both data sets, and comes within 0.02 of LinUCB on digits (0.822
-  vs 0.841, about 1.5 std) but stays 0.09 short on ImageSegments (0.795 vs 0.884). The
-  full-information softmax skyline is 0.824 on ImageSegments: a linear softmax policy is near
-  its ceiling there, while LinUCB's per-arm ridge models (a different, richer model class per
-  arm with an optimistic bonus) do better.
-* **Speed: 2-3x LinUCB, not 3x.** Per-round cost fell about 3x (BoBLO DR N = 1: 710 -> ~2,500
-  decisions/s on ImageSegments in a comparable loaded run; ~7,500/s in a single-process loop
-  without other jobs): one dict-to-vector conversion, a numpy scaler instead of river's
-  dict-based one, vector entry points on the stacked learner, a one-row simplex projection in
-  plain floats. In this run it is 2.1x LinUCB on ImageSegments (2,572 vs 1,189) and 2.3-2.9x on
-  digits (1,706-2,226 vs 756). What remains is ~60 small numpy calls per round (about 2 us each on
-  this shared machine): Welford update, softmax, chain matrix, two projections, the draw, the
-  extension's prox and the learner step; the reference's ~21,000/s needs fusing these into
-  plain-float code for N = 1, which was not done.
-* **N >= 5 does not beat N = 1.** The best N = 5 (gamma = 1, eta_i = 0.5 or Frank-Wolfe steps:
-  0.732-0.737 / 0.726-0.747) is 0.05-0.08 below N = 1. With gamma < 1 the 1/gamma rescaling puts
-  x^1, ..., x^{N-1} outside K and every copy but the first is trained on the extension's pull
-  back to K, which swamps the O(1) bandit estimate (0.20 / 0.19 with the paper's gamma = 0.5 and
-  eta_i = min(2/i, 1)); kappa = 0 removes the pull but then the linear loss gives every copy the
-  same gradient, so the deterministic copies stay identical. With gamma = 1 the played point is
-  a convex combination of the copies, less sharp than one copy (N = 1 with gamma = 0.5 sharpens
-  its single copy about the centroid, which is worth +0.05 on ImageSegments over gamma = 1), and
-  under REINFORCE copy i's step carries the ratio x_i(a) / p(a) of its own probability to the
-  mixture's, a variance the single copy does not pay. Diversifying the copies' step sizes did
-  not help.
-* **The paper's estimator as written barely learns** (0.20 / 0.12 against 0.14 / 0.10 for random
-  play): only about eta of the rounds carry a loss, and those are played uniformly.
+Against issue 13's targets (evaluation seeds 0-4, this run):
+
+* **`BoBLO()` >= tuned LinUCB: not met.** 0.854 / 0.825 / 0.666 against 0.884 / 0.841 / 0.669:
+  short by 0.030 on ImageSegments, 0.016 on digits, 0.003 on LinearBandit (within one std). The
+  defaults beat river's LinUCB at its own defaults on digits (0.825 vs 0.656) and come within
+  0.011 / 0.004 of it on the other two, beat VW SquareCB on all three (0.734 / 0.696 / 0.650),
+  and beat the previous best BoBLO (IPS + SoftmaxPolicy) by 0.071 on ImageSegments and 0.022 on
+  LinearBandit, level on digits. The weak policy class is now LinUCB's own (per-arm ridge);
+  what is left is how the policy explores (a softmax of temperature 0.02 over a distilled cost
+  model, plus eta = 0.005, against LinUCB's deterministic optimism) and the lag of the weak
+  learner behind the loss model it distils.
+* **N = 5 >= N = 1: not met.** `BoBLO(n_learners=5)` is below N = 1 on all three (0.833 /
+  0.799 / 0.653). Exp4 over the staged policies is what keeps it close: without it (playing
+  Pi_K(x^5)) N = 5 scores 0.745 / 0.720 / 0.647. Why the later stages do not help: under a
+  linear loss every copy sees the same cost estimate, clipped by the extension at its own
+  x^{i-1}; where the earlier stages already sit on the right vertex that gradient is ~0, so a
+  later copy's ridge model predicts equal costs there, its softmax is uniform, and the
+  Frank-Wolfe step mixes that uniform point in: later stages are softer, never sharper. The
+  half prior on the first stage bounds the loss against it (Exp4), but the mixture's early
+  exploration of the softer stages still costs 0.01-0.03.
+* **Speed >= 3x LinUCB: not met.** Measured interleaved round by round in one process (the
+  last table): 1.3x / 2.0x / 1.05x for the defaults. About a third of BoBLO's round is BoOCO's
+  public `learn_iterates` (validating the cost vector, its norm for kappa, x^0..x^{N-1}, the
+  prox of lam Dist through the simplex projection, the gradients), a quarter `iterates` and
+  the context scaling, the rest the loss model and the draw. Rebuilding BoBLO on BoOCO's public
+  round (issue 15) removed the lean private copy that the previous 2-3x relied on; reaching 3x
+  needs a plain-float path for the linear loss on a small simplex inside `learn_iterates`
+  (BoOCO's file), which this change does not add. `sets.projection_simplex` gained a
+  plain-float path for at most 48 entries (5-15x faster on 1-5 rows of 5-10 arms).
+* **The paper's estimator as written barely learns** (0.166 / 0.103 / 0.503 against random
+  play's 0.141 / 0.100 / 0.497): only about eta of the rounds carry a loss.
 """
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from .recipes import paper_weak_learners
 from .reduction import RegressorOCO, RegressorOCOStack
 from .refit import RefitRegressor, RefitStack
 from .ridge import OnlineRidge, RidgeStack
+from .ridge_policy import RidgePolicy, RidgePolicyStack
 from .small_tree import SmallTree
 from .softmax_policy import SoftmaxPolicy, SoftmaxPolicyStack
 from .stump import OnlineStump, StumpStack, warmup_thresholds
@@ -23,6 +24,8 @@ __all__ = [
     "RefitStack",
     "RegressorOCO",
     "RegressorOCOStack",
+    "RidgePolicy",
+    "RidgePolicyStack",
     "RidgeStack",
     "SmallTree",
     "StumpStack",

@@ -268,6 +268,12 @@ class _BoOCOCore(base.Base):
         """Step sizes $\\eta_i$, smoothing $\\delta$ and current $\\kappa$."""
         return {"eta": self._eta.copy(), "delta": self._delta, "kappa": self._kappa}
 
+    @property
+    def takes_vectors(self) -> bool:
+        """Whether `iterates` and `learn_iterates` accept the context as a dense float vector
+        (the copies offer `predict_vector` / `learn_vector`), besides a feature dict."""
+        return self._vector
+
 
 class BoOCO(_BoOCOCore, base.Regressor):
     r"""Boosting for online convex optimisation (Hazan & Singh 2021, Algorithm 1).

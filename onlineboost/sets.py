@@ -80,12 +80,48 @@ def projection_simplex(x: np.ndarray, scale: float = 1.0) -> np.ndarray:
            [1. , 0. ]])
     """
     x = np.asarray(x, dtype=np.float64)
+    if 0 < x.size <= _SMALL and x.ndim <= 2:  # a few short rows: plain floats (H4, BoBLO)
+        return _projection_simplex_small(x, float(scale))
     u = -np.sort(-x, axis=-1)
     css = np.cumsum(u, axis=-1) - scale
     ind = np.arange(1, x.shape[-1] + 1, dtype=np.float64)
     rho = np.count_nonzero(u - css / ind > 0, axis=-1, keepdims=True)  # >= 1 always
     tau = np.take_along_axis(css, rho - 1, axis=-1) / rho
     return _polish(x, np.maximum(x - tau, 0.0), scale, np.inf)
+
+
+_SMALL = 48  # at most this many entries: `_projection_simplex_small`
+
+
+def _projection_simplex_small(x: np.ndarray, scale: float) -> np.ndarray:
+    """`projection_simplex` of a point or a few rows, in plain floats (a dozen numpy calls
+    cost more than the arithmetic on, say, 5 x 10 entries).
+
+    Each row is shifted by its maximum first (the projection commutes with adding a multiple
+    of the all-ones vector), so that the sorted threshold search cannot lose the row to
+    rounding however large its entries: `[1e16, 0, 0]` and `[1e308, -1e308, 0]` map to
+    `[1, 0, 0]`. The rounding error of the sum is then spread over the free coordinates, as
+    `_polish` does.
+    """
+    out = []
+    for z in x.reshape(-1, x.shape[-1]).tolist():
+        m = max(z)
+        total, tau = -scale, 0.0
+        for j, u in enumerate(sorted(z, reverse=True), start=1):
+            u -= m
+            total += u
+            t = total / j
+            if u <= t:  # the support ends before u (u * j <= css, the sorted test)
+                break
+            tau = t
+        p = [max((v - m) - tau, 0.0) for v in z]
+        free = [i for i, v in enumerate(p) if 0.0 < v]
+        if free:
+            r = (scale - sum(p)) / len(free)
+            for i in free:
+                p[i] = max(p[i] + r, 0.0)
+        out.append(p)
+    return np.array(out).reshape(x.shape)
 
 
 def projection_capped_simplex(x: np.ndarray, cap: float, scale: float = 1.0) -> np.ndarray:

@@ -65,7 +65,7 @@ def test_bandit_comparison_is_identical_on_dask(cluster):
     """The bandit comparison's grid (policies x data sets x seeds): the same rewards on Dask."""
     from benchmarks import bandit_compare
 
-    policies = ["BoBLO IPS, gradient learner lr 0.1, N=1", "river EpsilonGreedy(0.1)"]
+    policies = [bandit_compare.DEFAULTS, "river EpsilonGreedy(0.1)"]
     local = bandit_compare.table(policies, ["LinearBandit"], [0, 1], 1, n_rounds=200)
     with engine(scheduler=cluster.scheduler_address):
         on_dask = bandit_compare.table(policies, ["LinearBandit"], [0, 1], -1, n_rounds=200)

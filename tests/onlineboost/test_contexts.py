@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 from river import preprocessing
@@ -19,6 +21,7 @@ def test_equals_river_standard_scaler_with_missing_and_new_keys(scale):
         if t % 7 == 0:
             x["const"] = 4.0  # variance 0: standardised to 0
         v = reader.read(x)
+        reader.commit()
         if scale:
             river_scaler.learn_one(x)
             x = river_scaler.transform_one(x)
@@ -28,14 +31,43 @@ def test_equals_river_standard_scaler_with_missing_and_new_keys(scale):
         np.testing.assert_allclose(v, expected, rtol=1e-12, atol=1e-12)
 
 
-def test_bad_context_raises_and_changes_nothing():
+@pytest.mark.parametrize("bad, match", [
+    ({"a": float("nan")}, "context\\['a'\\]"), ({"a": 1.0, "z": float("inf")}, "context\\['z'\\]"),
+    ({"a": "x"}, "context\\['a'\\]"), ({"a": "1.5"}, "context\\['a'\\]"),
+    ({"a": b"1"}, "context\\['a'\\]"), ({"a": None}, "context\\['a'\\]"),
+    ({"a": True}, "context\\['a'\\]"), ({"a": np.bool_(True)}, "context\\['a'\\]"),
+    ({"a": 10**400}, "context\\['a'\\]"), ({"a": 1e308}, "context\\['a'\\]"),
+    ({"a": -1.1e100}, "context\\['a'\\]"), ({"a": 1.0, "b": 1e308, "c": 1e308}, "context\\['b'\\]"),
+    ([1.0], "context"),
+])
+def test_bad_context_raises_naming_the_feature_and_changes_nothing(bad, match):
     reader = ContextVectors(scale=True)
     reader.read({"a": 1.0, "b": 2.0})
-    for bad in [{"a": float("nan")}, {"a": 1.0, "z": float("inf")}, {"a": "x"}, [1.0]]:
-        with pytest.raises(ValueError, match="context"):
-            reader.read(bad)
-    assert reader.names == ["a", "b"]
+    reader.commit()
+    before = pickle.dumps(reader)
+    with pytest.raises(ValueError, match=match):
+        reader.read(bad)
+    reader.commit()  # nothing pending: a no-op
+    assert pickle.dumps(reader) == before
     twin = ContextVectors(scale=True)
     twin.read({"a": 1.0, "b": 2.0})
+    twin.commit()
     np.testing.assert_array_equal(reader.read({"a": 3.0, "b": 1.0}),
                                   twin.read({"a": 3.0, "b": 1.0}))
+
+
+def test_numpy_and_int_values_and_the_cap_are_accepted():
+    reader = ContextVectors(scale=False)
+    v = reader.read({"a": np.float32(1.5), "b": np.int64(3), "c": 7, "d": 1e100, "e": -1e100})
+    np.testing.assert_array_equal(v, [1.5, 3.0, 7.0, 1e100, -1e100])
+
+
+def test_a_read_stores_nothing_until_commit():
+    reader = ContextVectors(scale=True)
+    reader.read({"a": 1.0})
+    reader.commit()
+    before = pickle.dumps(reader)
+    reader.read({"a": 5.0, "new": 2.0})  # would learn a new column and move the mean
+    assert pickle.dumps(reader) == before and reader.names == ["a"]
+    reader.commit()
+    assert reader.names == ["a", "new"]
