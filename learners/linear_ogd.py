@@ -68,7 +68,7 @@ class LinearOGDStack:
         self._b = np.tile(self._mu, (self.n, 1))  # (n, dim)
         self._t = 0  # steps taken
         self._cache = None  # (x, c, z) of the last forward pass, until the next step
-        self._interval = ((float(K._lo[0]), float(K._hi[0]))
+        self._interval = (tuple(float(v) for v in (K.lower[0], K.upper[0]))
                           if isinstance(K, sets.Box) and K.dim == 1 else None)
 
     #: `predict` and `learn` validate x (a dict of finite numbers, else `ValueError` naming
@@ -104,7 +104,7 @@ class LinearOGDStack:
         z = self._forward(x)  # finite by construction
         if self._interval is not None:  # clipping to float bounds is cheaper than to arrays
             return np.minimum(np.maximum(z, self._interval[0]), self._interval[1])
-        return self.decision_set._project(z)
+        return self.decision_set.project_unchecked(z)
 
     def learn(self, x: dict, G) -> None:
         """One projected gradient step per copy on the linear loss $a \\mapsto \\langle g_i,
@@ -145,7 +145,7 @@ class LinearOGDStack:
                 step.append(eta_t * gi)
             step = np.array(step).reshape(self.n, 1)
         else:
-            d = z - K._project(z)
+            d = z - K.project_unchecked(z)
             dist = np.sqrt(np.einsum("nd,nd->n", d, d))[:, None] if d.shape[1] > 1 else np.abs(d)
             outward = np.where(dist > self._tol, d / np.maximum(dist, self._tol), 0.0)
             norm_g = np.sqrt((G * G).sum(axis=1, keepdims=True))

@@ -132,12 +132,14 @@ class _BoOCOCore(base.Base):
     def _default_loss(self):
         return losses_.Squared()
 
-    def _default_learner(self):
-        return self.learner
+    def _regression_face(self) -> bool:
+        """Whether `learner=None` means the regression default (`learners.base`)."""
+        return False
 
     def _make_copies(self):
         """The N copies and the per-copy scale of their linear losses (`learners.base`)."""
-        proto, reduced = weak.resolve_learner(self._default_learner(), self._K)
+        regression = self._regression_face()
+        proto, reduced = weak.resolve_learner(self.learner, self._K, regression=regression)
         scale = np.ones((self.n_learners, 1))
         if reduced:
             # Regressor reduction: copy i minimises <g, a> + (lam_i / 2)|a - mu|^2. With the
@@ -147,7 +149,10 @@ class _BoOCOCore(base.Base):
             if not np.all((lam_i >= _LAM_RANGE[0]) & (lam_i <= _LAM_RANGE[1])):
                 raise ValueError(f"lam: eta_i / gamma = {lam_i} leaves {_LAM_RANGE}; pass lam")
             scale = (1.0 / lam_i)[:, None]  # target mu - g / lam_i, via the linear loss g / lam_i
-        return weak.make_stack(proto, self.n_learners, self.seed), scale
+        # the default learner is random (TinyMLP): seeded from 0 when no seed is given, so that
+        # BoOCO() is reproducible and its copies start apart
+        seed = 0 if self.seed is None and self.learner is None and regression else self.seed
+        return weak.make_stack(proto, self.n_learners, seed), scale
 
     # -- the public round: Algorithm 1 in two calls ------------------------------------------
 
@@ -258,43 +263,89 @@ class _BoOCOCore(base.Base):
 
 
 class BoOCO(_BoOCOCore, base.Regressor):
-    r"""Boosting for online convex optimisation (Hazan & Singh 2021, Algorithm 1).
+    r"""Boosting for online convex optimisation (Hazan & Singh 2021, Algorithm 1), as a river
+    regressor that takes raw targets.
 
     `learner` is the weak learner $W$ (cloned $N$ times), `n_learners` is $N$, `gamma` is the
     weak learner's edge $\gamma$, `step_size` gives $\eta_i$, `delta` is $\delta$, `kappa` is
     $\kappa$, `decision_set` is $K$ and `loss` is $\ell$ with $f_t = \ell(\cdot, y_t)$.
 
-    `predict_one(x)` returns the action $x_t = \Pi_K(x^N)$: a float when K is an `Interval`,
-    an array otherwise. `learn_one(x, y)` receives $f_t = \ell(\cdot, y)$ (for the `Linear`
-    loss, `y` is the cost vector). As a river `Regressor` it fits in pipelines and in
-    `river.evaluate.progressive_val_score`.
+    **Raw targets.** With `decision_set=None` and a regression loss (squared, absolute,
+    Huber) the decision set follows the running range of the targets: after targets
+    $y_1..y_t$, $K_t = [\min_s y_s, \max_s y_s]$. It is run as Algorithm 1 on the fixed
+    $K = [-1, 1]$ in model units $u = (y - c_t)/h_t$, $c_t$ and $h_t$ the centre and half-width
+    of the range (`target_units`; $h_t = |c_t|$, or 1, while the range is a point), so a
+    point $u$ of K is played as $c_t + h_t u$. Round $t$ learns $u_t$ in the units of the
+    range that includes $y_t$, so every target the copies see lies in K, as in the paper's
+    protocol (Table 1 scales the targets to $[-1, 1]$ by their range); the model is exactly
+    scale- and shift-equivariant. A given `decision_set` is used as is, in target units
+    (`decision_set=sets.Interval(-1, 1)` with `aggregate=False` is the paper's protocol).
+
+    **The aggregate.** Copy $i$ only sees $x^{i-1}$, so the first copy alone, $W_1(c_t)$, and
+    the staged points $\Pi_K(x^1), \dots, \Pi_K(x^N)$ (what BoOCO with $1, \dots, N$ copies
+    would play) come free every round. With the squared loss (`aggregate="auto"`) BoOCO plays
+    an online mixture of these $N + 1$ experts, weights $w_i \propto e^{-\eta L_i}$, $L_i$ the
+    expert's cumulative loss $\frac12\|P_i - \Pi_K(u_s)\|^2$ in model units:
+
+    * on an interval $[lo, hi]$, $D = hi - lo$: Vovk's aggregating algorithm. With
+      $g(y) = -\frac1\eta \ln \sum_i w_i e^{-\eta (P_i - y)^2/2}$ it plays
+      $a = \frac{lo + hi}{2} + \frac{g(lo) - g(hi)}{D}$, which makes
+      $\frac12(a - y)^2 \le g(y)$ for every $y \in K$ when $\eta \le 4/D^2$ (the squared
+      loss on $[-B, B]$ is $1/B^2$-mixable); $\eta = 4/D^2$, so for every $T$ and every
+      expert $i$, $\sum_{t \le T} \frac12(a_t - u_t)^2 - L_{i,T} \le \frac{D^2}{4}\ln(N + 1)$
+      ($\ln(N + 1)$ on the raw-target $K = [-1, 1]$);
+    * on any other K: exponential weights with the weighted mean, $\eta = 1/D^2$
+      ($\frac12\|a - y\|^2$ is $1/D^2$-exp-concave on K since $\|a - y\| \le D$: the Hessian
+      $I \succeq \eta (a - y)(a - y)^\top$), regret $\le D^2 \ln(N + 1)$ (Hazan 2016, §4.4).
+
+    So the model is never worse than the weak learner alone, or than any $N' \le N$, by more
+    than that bound, and tracks the best $N$ in hindsight. Targets outside a given K are
+    projected onto it in the aggregate's loss (the bound is on that loss). `aggregate=False`
+    plays Algorithm 1's $\Pi_K(x^N)$; `aggregate_weights` / `aggregate_state` expose it.
+
+    **Defaults** (issue 11; tuned only on the development streams Diabetes, Boston,
+    California, TrumpApproval, ChickWeights and `StumpMixture`, see BENCHMARKS.md): the rule
+    keeps the README's boosting configuration ($\gamma = 1$, Frank-Wolfe steps
+    $\eta_i = 2/(i+1)$, $\delta = 0.01$, $\lambda_i = \eta_i/\gamma$), takes $N = 10$ (the
+    issue's comparison point; the aggregate bounds what larger $N$ can lose, cost grows
+    linearly) and, among `LinearOGD`, `OnlineRidge`, `OnlineStump`, `TinyMLP`, the learner at
+    or below river's best regressor on the most development streams: `TinyMLP`
+    (`learners.base.default_learner`), seeded from 0 when `seed` is None.
+
+    `predict_one(x)` returns the action: a float when K is an `Interval`, an array otherwise.
+    `learn_one(x, y)` receives $f_t = \ell(\cdot, y)$ (for the `Linear` loss, `y` is the cost
+    vector). Feature values and targets must be real numbers (bools, strings, bytes, None,
+    complex, `Decimal`, ints beyond the float range and non-finite values are refused with a
+    `ValueError` naming `x[key]` or `y`, before any state moves).
 
     Parameters
     ----------
     learner
         The weak learner prototype: a weak OCO learner (`predict_one(x)` → point of K,
-        `learn_one(x, g)` on the linear loss $\langle g, \cdot \rangle$), or a regressor (a river
-        `Regressor` or a scikit-learn estimator with `partial_fit`), which is wrapped in
-        `learners.RegressorOCO` automatically. Defaults to `learners.LinearOGD()`. Learners with
-        a `stack` method serve all $N$ copies with one array operation per step.
+        `learn_one(x, g)` on the linear loss $\langle g, \cdot \rangle$; see `learners.base`
+        for the stacked protocol), or a regressor (a river `Regressor` or a scikit-learn
+        estimator with `partial_fit`), which is wrapped in `learners.RegressorOCO`. `None`:
+        `TinyMLP` for raw targets, `LinearOGD` on a given K (`learners.base`).
     n_learners
         Number of weak learners $N \ge 1$.
     gamma
-        The edge $\gamma \in (0, 1]$; weak predictions are scaled by $1/\gamma$ about the
-        centroid $\mu$ of K (the paper assumes K centred at 0).
+        The edge $\gamma \in [10^{-6}, 1]$; weak predictions are scaled by $1/\gamma$ about
+        the centroid $\mu$ of K (the paper assumes K centred at 0).
     step_size
         `"theory"` for $\eta_i = \min(2/i, 1)$ (Theorem 6), `"frank-wolfe"` for the classic
         $\eta_i = 2/(i + 1)$ (beyond the paper: Theorem 6's schedule has $\eta_2 = 1$, which
-        discards the first learner's output), a constant in $(0, 1]$ (the paper's experiments
-        use 0.01), or a sequence of $N$ values.
+        discards the first learner's output), a constant in $[10^{-8}, 1]$ (the paper's
+        experiments use 0.01), or a sequence of $N$ values.
     delta
-        Smoothing $\delta > 0$ of the extension; `"theory"` is $\sqrt{D^2 / (\gamma N)}$ with
-        $D$ the diameter of K.
+        Smoothing $\delta \in [10^{-12}, 10^{12}]$ of the extension; `"theory"` is
+        $\sqrt{D^2 / (\gamma N)}$ with $D$ the diameter of K.
     kappa
-        Weight $\kappa$ of the distance to K in the extension; `None` uses the running maximum
-        of the loss's Lipschitz bound over K, $G_t = \max_{a \in K}\|\nabla \ell(a, y_t)\|$.
+        Weight $\kappa \in [0, 10^{12}]$ of the distance to K in the extension; `None` uses the
+        running maximum of the loss's Lipschitz bound over K,
+        $G_t = \max_{a \in K}\|\nabla \ell(a, y_t)\|$.
     decision_set
-        The convex decision set K (`onlineboost.sets`); default `Interval(-1, 1)`.
+        The convex decision set K (`onlineboost.sets`); `None`: the running target range
+        (above) for regression losses, `Interval(-1, 1)` otherwise.
     loss
         The loss $\ell$ (`onlineboost.losses`); default `Squared()`.
     lam
@@ -303,16 +354,33 @@ class BoOCO(_BoOCOCore, base.Regressor):
         adds its fitted residual at full size.
     seed
         Seeds the copies of a random weak learner (copy $i$ gets its own seed).
+    aggregate
+        `"auto"` (on for the squared loss), `True` (the squared loss only) or `False`
+        (Algorithm 1's own output).
+
+    The ranges above are enforced at construction: beyond them $1/\gamma$, $\gamma/\eta_i$,
+    $1/\delta$ and $\kappa$ push the copies' targets and gradients out of the float range.
 
     Examples
     --------
-    >>> from river import evaluate, metrics, preprocessing
+    On raw targets in a river pipeline (TrumpApproval's targets are around 40-50):
+
+    >>> from river import datasets, evaluate, metrics, preprocessing
     >>> from onlineboost import BoOCO
+    >>> model = preprocessing.StandardScaler() | BoOCO()
+    >>> evaluate.progressive_val_score(datasets.TrumpApproval(), model, metrics.MAE())
+    MAE: 0.39...
+
+    The paper's setting: stumps on a stream whose target is a convex combination of stumps,
+    K = [-1, 1] given, Algorithm 1's own output:
+
     >>> from learners import OnlineStump
+    >>> from onlineboost import sets
     >>> from streams import StumpMixture
     >>> stream = StumpMixture(n_features=4, n_stumps=4, seed=1)
     >>> model = BoOCO(OnlineStump(), n_learners=8, gamma=1.0, step_size="frank-wolfe",
-    ...               delta=0.01, lam=0.05)
+    ...               delta=0.01, lam=0.05, decision_set=sets.Interval(-1, 1),
+    ...               aggregate=False)
     >>> evaluate.progressive_val_score(stream.take(3000), model, metrics.MSE())
     MSE: 0.059...
     >>> evaluate.progressive_val_score(stream.take(3000), OnlineStump(), metrics.MSE())
@@ -325,6 +393,10 @@ class BoOCO(_BoOCOCore, base.Regressor):
     ----------
     [^1]: Hazan, E. and Singh, K., 2021. Boosting for Online Convex Optimization. ICML 2021,
     PMLR 139. arXiv:2102.09305v1.
+    [^2]: Vovk, V., 2001. Competitive on-line statistics. International Statistical Review
+    69(2), 213-248.
+    [^3]: Hazan, E., 2016. Introduction to Online Convex Optimization. Foundations and Trends
+    in Optimization 2(3-4).
     """
 
     def __init__(self, learner=None, n_learners: int = 10, gamma: float = 1.0,
@@ -343,8 +415,7 @@ class BoOCO(_BoOCOCore, base.Regressor):
                              f"{self._loss!r}")
         self._aggregate = squared and aggregate is not False
         # target units: decision_set=None on a regression loss -> K follows the target range
-        self._scaled = decision_set is None and type(self._loss) in (
-            losses_.Squared, losses_.Absolute, losses_.Huber)
+        self._scaled = self._regression_face()
         self._y_lo, self._y_hi = math.inf, -math.inf  # running range of the targets
         self._c, self._h = 0.0, 1.0  # y = c + h u: model units u (K) to target units y
         D = self._K.diameter
@@ -355,8 +426,10 @@ class BoOCO(_BoOCOCore, base.Regressor):
         self._expert_loss = np.zeros(n_learners + 1)  # first copy, then x^1 .. x^N
         self._aggregate_loss = 0.0
 
-    def _default_learner(self):
-        return self.learner
+    def _regression_face(self) -> bool:
+        # the drop-in regressor: no decision set given and a regression loss
+        return self.decision_set is None and (self.loss is None or type(self.loss) in (
+            losses_.Squared, losses_.Absolute, losses_.Huber))
 
     # -- target units ----------------------------------------------------------------------------
 
