@@ -15,6 +15,8 @@ from ._features import FeatureIndex, check_stack, check_targets
 
 __all__ = ["LinearOGD", "LinearOGDStack", "check_decision_set"]
 
+_HUGE = 1e300  # parameters and raw points are kept within +-_HUGE: finite, whatever the context
+
 
 def check_decision_set(decision_set) -> sets.ConvexSet:
     """The set itself, `Interval(-1, 1)` for `None`, else `ValueError` naming `decision_set`."""
@@ -67,7 +69,6 @@ class LinearOGDStack:
         self._theta = np.zeros((self.n, K.dim, 0))  # (n, dim, p)
         self._b = np.tile(self._mu, (self.n, 1))  # (n, dim)
         self._t = 0  # steps taken
-        self._cache = None  # (x, c, z) of the last forward pass, until the next step
         self._interval = (tuple(float(v) for v in (K.lower[0], K.upper[0]))
                           if isinstance(K, sets.Box) and K.dim == 1 else None)
 
@@ -75,25 +76,26 @@ class LinearOGDStack:
     #: `x`) before any state changes, so a caller need not check it again
     validates_x = True
 
-    def __getstate__(self):  # the forward cache is derived, not state: a pickle leaves it out
-        state = self.__dict__.copy()
-        state["_cache"] = None
-        return state
-
     def _raw(self, c: np.ndarray) -> np.ndarray:
-        return self._theta @ c + self._b  # z = Theta c + b, (n, dim)
+        with np.errstate(over="ignore", invalid="ignore"):
+            z = self._theta @ c + self._b  # z = Theta c + b, (n, dim)
+        if np.isfinite(z).all():
+            return z
+        return self._raw_huge(c)
+
+    def _raw_huge(self, c: np.ndarray) -> np.ndarray:
+        """z for a context so large that Theta c overflows: computed as s (Theta c/s + b/s),
+        s = max|c|, and clipped to +-1e300, where every projection is still exact in
+        direction, so the played point is finite and in K."""
+        s = float(np.max(np.abs(c)))
+        with np.errstate(over="ignore", invalid="ignore"):
+            z = (self._theta @ (c / s) + self._b / s) * s
+        return np.clip(np.nan_to_num(z, nan=0.0), -_HUGE, _HUGE)
 
     def _forward(self, x: dict) -> np.ndarray:
-        """z for x over the known columns; kept, with c, for a `learn` on an equal x next."""
-        cache = self._cache
-        if cache is not None and cache[0] == x:
-            return cache[2]
+        """z for x over the known columns (unseen features count as 0); nothing is kept."""
         c, new = self._index.read(x)  # does not change the index
-        if new:  # unseen features count as 0
-            return self._raw(c[: len(self._index)])
-        z = self._raw(c)
-        self._cache = (dict(x), c, z)
-        return z
+        return self._raw(c[: len(self._index)] if new else c)
 
     def raw(self, x: dict) -> np.ndarray:
         """The $n$ unprojected points $z_i = \\Theta_i c + b_i$, shape `(n, dim)`."""
@@ -109,12 +111,7 @@ class LinearOGDStack:
     def learn(self, x: dict, G) -> None:
         """One projected gradient step per copy on the linear loss $a \\mapsto \\langle g_i,
         a\\rangle$; row $i$ of `G` (shape `(n, dim)`) is $g_i$."""
-        cache = self._cache
-        if cache is not None and cache[0] == x:  # right after a prediction on an equal x
-            c, new, z = cache[1], [], cache[2]
-        else:
-            c, new = self._index.read(x)
-            z = None
+        c, new = self._index.read(x)
         K = self.decision_set
         shape = (self.n, K.dim)
         if not (type(G) is np.ndarray and G.dtype == np.float64 and G.shape == shape):
@@ -123,13 +120,11 @@ class LinearOGDStack:
         elif not math.isfinite(sum(G.ravel().tolist()) if self._interval is not None
                                else np.add.reduce(G, axis=None)):
             G = check_targets(G, shape, "g")
-        self._cache = None
         if new:
             self._index.add(new)
             pad = np.zeros((self.n, K.dim, len(new)))
             self._theta = np.concatenate([self._theta, pad], axis=2)
-        if z is None:
-            z = self._raw(c)
+        z = self._raw(c)
         # gradient in z of the convex surrogate <g, z> + |g| Dist(z, K): equal to the loss on K,
         # an upper bound of <g, Pi_K z> outside it (the kappa = G extension of [^1], Def. 4)
         self._t += 1
@@ -152,6 +147,8 @@ class LinearOGDStack:
             step = eta_t * (G + norm_g * outward)
         self._theta -= step[:, :, None] * c
         self._b -= step
+        if c.size and not np.abs(c).max() < 1e150:  # a huge context: keep Theta finite
+            np.clip(self._theta, -_HUGE, _HUGE, out=self._theta)
         if self.bound is not None:  # project onto the box |Theta_jk| <= B, |b_j - mu_j| <= B
             np.clip(self._theta, -self.bound, self.bound, out=self._theta)
             self._b = np.clip(self._b, self._mu - self.bound, self._mu + self.bound)

@@ -138,7 +138,25 @@ def projection_capped_simplex(x: np.ndarray, cap: float, scale: float = 1.0) -> 
     free_sum = np.where(active, x, 0.0).sum(-1, keepdims=True)
     exact = (free_sum + cap * saturated.sum(-1, keepdims=True) - scale) / np.maximum(n, 1)
     tau = np.where(n > 0, exact, b_k)  # ... on which g(tau) = scale is linear and solved exactly
-    return _polish(x, np.clip(x - tau, 0.0, cap), scale, cap)
+    p = _polish(x, np.clip(x - tau, 0.0, cap), scale, cap)
+    bad = np.abs(p.sum(axis=-1) - scale) > 1e-12 * scale
+    if np.any(bad):  # breakpoints rounded together (spreads near 2^52): bisect those rows
+        p[bad] = _bisect_capped(x[bad], scale, cap)
+    return p
+
+
+def _bisect_capped(x, scale: float, cap: float) -> np.ndarray:
+    """The capped-simplex projection by bisection on tau (robust, slower): rows of `x`."""
+    lo = x.min(axis=-1, keepdims=True) - cap  # g(lo) = d cap >= scale
+    hi = x.max(axis=-1, keepdims=True)  # g(hi) = 0
+    for _ in range(2100):  # enough to walk a bracket of 1e308 down to adjacent doubles
+        mid = 0.5 * lo + 0.5 * hi
+        above = np.clip(x - mid, 0.0, cap).sum(axis=-1, keepdims=True) > scale
+        new_lo, new_hi = np.where(above, mid, lo), np.where(above, hi, mid)
+        if np.array_equal(new_lo, lo) and np.array_equal(new_hi, hi):
+            break
+        lo, hi = new_lo, new_hi
+    return _polish(x, np.clip(x - hi, 0.0, cap), scale, cap)
 
 
 def _capped_window(x, scale: float, cap: float) -> np.ndarray:
