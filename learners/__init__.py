@@ -11,6 +11,7 @@ from .ridge import OnlineRidge, RidgeStack
 from .small_tree import SmallTree
 from .softmax_policy import SoftmaxPolicy, SoftmaxPolicyStack
 from .stump import OnlineStump, StumpStack, warmup_thresholds
+from .tree import OnlineTree, OnlineTreeRegressor, TreeRegressorStack, TreeStack
 from .weighted_stump import WeightedStump
 
 __all__ = [
@@ -19,6 +20,8 @@ __all__ = [
     "MLPStack",
     "OnlineRidge",
     "OnlineStump",
+    "OnlineTree",
+    "OnlineTreeRegressor",
     "RefitRegressor",
     "RefitStack",
     "RegressorOCO",
@@ -27,6 +30,8 @@ __all__ = [
     "SmallTree",
     "StumpStack",
     "TinyMLP",
+    "TreeRegressorStack",
+    "TreeStack",
     "SoftmaxPolicy",
     "SoftmaxPolicyStack",
     "WeightedStump",
