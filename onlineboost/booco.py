@@ -118,6 +118,9 @@ class _BoOCOCore(base.Base):
     def _set_fast_paths(self) -> None:
         """Derived constants of the per-round path (nothing here is learnt)."""
         K = self._K
+        # stacks that refuse a bad x (a ValueError naming x[key], before any state moves) spare
+        # BoOCO's own check (`learners.base`: `validates_x`)
+        self._x_checked = bool(getattr(self._copies, "validates_x", False))
         self._interval = K.bounds if isinstance(K, sets.Interval) else None
         # squared loss on an interval: steps 4-11 in plain floats (scalar y, scalar prox)
         self._scalar_squared = self._interval is not None and type(self._loss) is losses_.Squared
@@ -165,7 +168,8 @@ class _BoOCOCore(base.Base):
             if not self._vector:
                 raise ValueError("x must be a dict of features for these weak learners")
             return self._copies.predict_vector(x)
-        check_features(x)
+        if not self._x_checked:
+            check_features(x)
         return self._copies.predict(x)
 
     def _chain(self, W: np.ndarray) -> np.ndarray:
