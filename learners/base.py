@@ -10,7 +10,10 @@ serves all $N$ copies at once. A weak OCO learner plays points of a convex set $
 * `stack.validates_x` (optional, default False) → `predict` and `learn` refuse a bad `x` with
   a `ValueError` before any state moves;
 * `stack.predict_vector(v)` / `stack.learn_vector(v, G)` (optional) → the same on a float
-  vector instead of a feature dict.
+  vector instead of a feature dict;
+* `stack.forward(x)` / `stack.predict_forward(fwd)` / `stack.learn_forward(fwd, G)`
+  (optional) → an explicit forward pass held by the caller, so that a booster predicting and
+  then learning on one `x` reads it once (`LinearOGDStack`); nothing is cached in the stack.
 
 A learner without `stack` (anything with `predict_one(x)` → point and `learn_one(x, g)`,
 cloneable as a river `Estimator`) is served by `LoopedCopies`, one clone a copy.
@@ -164,7 +167,7 @@ def resolve_learner(learner, decision_set: sets.ConvexSet, regression: bool = Fa
     >>> resolve_learner("ridge", sets.Interval(-1, 1))
     Traceback (most recent call last):
     ...
-    ValueError: learner must be a weak OCO learner (stack, or predict_one / learn_one) or a regressor, got 'ridge'
+    ValueError: learner must be a weak OCO learner (stack, or predict_one / learn_one) or ...
     """
     if learner is None:
         learner = default_learner(regression)

@@ -3,7 +3,6 @@ r"""Linear policies $c \mapsto \Pi_K(\Theta c + b)$ trained by projected online 
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 from river import base
@@ -77,8 +76,7 @@ class LinearOGDStack:
     validates_x = True
 
     def _raw(self, c: np.ndarray) -> np.ndarray:
-        with np.errstate(over="ignore", invalid="ignore"):
-            z = self._theta @ c + self._b  # z = Theta c + b, (n, dim)
+        z = self._theta @ c + self._b  # z = Theta c + b, (n, dim)
         if np.isfinite(z).all():
             return z
         return self._raw_huge(c)
@@ -92,26 +90,40 @@ class LinearOGDStack:
             z = (self._theta @ (c / s) + self._b / s) * s
         return np.clip(np.nan_to_num(z, nan=0.0), -_HUGE, _HUGE)
 
-    def _forward(self, x: dict) -> np.ndarray:
-        """z for x over the known columns (unseen features count as 0); nothing is kept."""
+    def forward(self, x: dict) -> tuple:
+        """The forward pass for `x`, held by the caller: `(c, new keys, z)`.
+
+        `predict_forward` / `learn_forward` take it, so a booster that predicts and then
+        learns on one `x` reads the dict and computes $z = \Theta c + b$ once; nothing is
+        cached in the stack. It is valid until the next `learn*` call. Validates `x` (a
+        `ValueError` naming `x[key]`), changes nothing.
+        """
         c, new = self._index.read(x)  # does not change the index
-        return self._raw(c[: len(self._index)] if new else c)
+        return c, new, self._raw(c[: len(self._index)] if new else c)  # unseen features: 0
 
     def raw(self, x: dict) -> np.ndarray:
-        """The $n$ unprojected points $z_i = \\Theta_i c + b_i$, shape `(n, dim)`."""
-        return self._forward(x).copy()
+        """The $n$ unprojected points $z_i = \Theta_i c + b_i$, shape `(n, dim)`."""
+        return self.forward(x)[2].copy()
 
-    def predict(self, x: dict) -> np.ndarray:
-        """The $n$ points $\\Pi_K(\\Theta_i c + b_i)$, shape `(n, dim)`."""
-        z = self._forward(x)  # finite by construction
+    def predict_forward(self, fwd: tuple) -> np.ndarray:
+        """`predict` from a `forward` pass."""
+        z = fwd[2]  # finite by construction
         if self._interval is not None:  # clipping to float bounds is cheaper than to arrays
             return np.minimum(np.maximum(z, self._interval[0]), self._interval[1])
         return self.decision_set.project_unchecked(z)
 
+    def predict(self, x: dict) -> np.ndarray:
+        """The $n$ points $\Pi_K(\Theta_i c + b_i)$, shape `(n, dim)`."""
+        return self.predict_forward(self.forward(x))
+
     def learn(self, x: dict, G) -> None:
-        """One projected gradient step per copy on the linear loss $a \\mapsto \\langle g_i,
-        a\\rangle$; row $i$ of `G` (shape `(n, dim)`) is $g_i$."""
-        c, new = self._index.read(x)
+        """One projected gradient step per copy on the linear loss $a \mapsto \langle g_i,
+        a\rangle$; row $i$ of `G` (shape `(n, dim)`) is $g_i$."""
+        self.learn_forward(self.forward(x), G)
+
+    def learn_forward(self, fwd: tuple, G) -> None:
+        """`learn` from a `forward` pass of the same `x` (no learning in between)."""
+        c, new, z = fwd
         K = self.decision_set
         shape = (self.n, K.dim)
         if not (type(G) is np.ndarray and G.dtype == np.float64 and G.shape == shape):
@@ -123,8 +135,7 @@ class LinearOGDStack:
         if new:
             self._index.add(new)
             pad = np.zeros((self.n, K.dim, len(new)))
-            self._theta = np.concatenate([self._theta, pad], axis=2)
-        z = self._raw(c)
+            self._theta = np.concatenate([self._theta, pad], axis=2)  # z is unchanged: 0 weights
         # gradient in z of the convex surrogate <g, z> + |g| Dist(z, K): equal to the loss on K,
         # an upper bound of <g, Pi_K z> outside it (the kappa = G extension of [^1], Def. 4)
         self._t += 1
@@ -209,11 +220,8 @@ class LinearOGD(base.Estimator):
         check_real("lr", lr, 0.0, low_open=True)
         if decay not in ("sqrt", "constant"):
             raise ValueError(f"decay must be 'sqrt' or 'constant', got {decay!r}")
-        if bound is not None and (
-            isinstance(bound, bool) or not isinstance(bound, numbers.Real)
-            or not (math.isfinite(bound) and bound > 0)
-        ):
-            raise ValueError(f"bound must be None or a finite number > 0, got {bound!r}")
+        if bound is not None:
+            check_real("bound", bound, 0.0, low_open=True)
         self.decision_set = decision_set
         self.lr = lr
         self.decay = decay

@@ -129,6 +129,7 @@ class _BoOCOCore(base.Base):
         self._vector = (hasattr(self._copies, "predict_vector")
                         and hasattr(self._copies, "learn_vector"))
 
+
     def _default_set(self):
         return sets.Interval(-1.0, 1.0)
 
@@ -216,7 +217,14 @@ class _BoOCOCore(base.Base):
         learning in between (the caller holds it, so nothing is cached here). `y` is validated
         (value and shape) before any state changes.
         """
-        y = self._check_loss_y(y)
+        G = self._gradients(X, self._check_loss_y(y))
+        if isinstance(x, np.ndarray):
+            self._copies.learn_vector(x, G)
+        else:
+            self._copies.learn(x, G)
+
+    def _gradients(self, X: np.ndarray, y) -> np.ndarray:
+        """Step 4 for every copy (moves kappa when it is the running max): G, shape (N, d)."""
         N = self.n_learners
         if self._scalar_squared:
             lo, hi = self._interval
@@ -233,18 +241,13 @@ class _BoOCOCore(base.Base):
                 p = prox_distance_interval((v + dy) / (1.0 + delta), lo, hi, lam)
                 grads.append((v - p) / delta * scale)
                 v = float(X[i, 0])
-            G = np.array(grads).reshape(N, 1)
-        else:
-            if self.kappa is None:
-                G_t = self._loss.lipschitz(self._K, y)
-                self._ext.kappa = self._kappa = max(self._kappa, G_t)
-            X_prev = np.vstack([self._mu[None, :], X[:-1]])  # x^0, ..., x^{N-1}
-            # step 4, at every x^{i-1}
-            G = (X_prev - self._ext._prox(X_prev, y)) / self._delta * self._grad_scale
-        if isinstance(x, np.ndarray):
-            self._copies.learn_vector(x, G)
-        else:
-            self._copies.learn(x, G)
+            return np.array(grads).reshape(N, 1)
+        if self.kappa is None:
+            G_t = self._loss.lipschitz(self._K, y)
+            self._ext.kappa = self._kappa = max(self._kappa, G_t)
+        X_prev = np.vstack([self._mu[None, :], X[:-1]])  # x^0, ..., x^{N-1}
+        # step 4, at every x^{i-1}
+        return (X_prev - self._ext._prox(X_prev, y)) / self._delta * self._grad_scale
 
     def _action(self, x: dict) -> np.ndarray:
         return self._K.project_unchecked(self.iterates(x)[-1])  # step 3: Pi_K(x^N)
@@ -259,6 +262,15 @@ class _BoOCOCore(base.Base):
 
     def _staged_actions(self, x: dict) -> np.ndarray:
         return self._K.project_unchecked(self.iterates(x))
+
+    @property
+    def domain(self) -> sets.ConvexSet:
+        """The decision set K Algorithm 1 runs on (`decision_set`, or its default)."""
+        return self._K
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """$\\Pi_K$ of rows from `iterates` (finite float arrays, unchecked: the hot path)."""
+        return self._K.project_unchecked(points)
 
     @property
     def parameters_in_use(self) -> dict:
@@ -521,7 +533,15 @@ class BoOCO(_BoOCOCore, base.Regressor):
     def learn_one(self, x: dict, y, **kwargs) -> None:
         if type(y) is not float or not math.isfinite(y):
             y = check_target(y)
-        W = self._weak_points(x)  # validates x
+        fwd, copies = None, self._copies
+        # a stack with an explicit forward pass (`learners.base`) reads x once per round; an
+        # instance-level `predict` / `learn` (a test recording the gradients) is respected
+        if (hasattr(copies, "learn_forward") and not isinstance(x, np.ndarray)
+                and "learn" not in vars(copies) and "predict" not in vars(copies)):
+            fwd = copies.forward(x)  # validates x; held here, not cached in the stack
+            W = copies.predict_forward(fwd)
+        else:
+            W = self._weak_points(x)  # validates x
         X = self._chain(W)
         if self._scaled:
             if np.ndim(y):
@@ -535,7 +555,10 @@ class BoOCO(_BoOCOCore, base.Regressor):
         if self._aggregate:
             P = self._experts(W, X)
             a = self._mix(P)
-        self.learn_iterates(x, X, u)
+        if fwd is not None:
+            copies.learn_forward(fwd, self._gradients(X, u))
+        else:
+            self.learn_iterates(x, X, u)
         if self._aggregate:
             target = (min(max(u, self._interval[0]), self._interval[1])
                       if self._interval is not None else self._K.project_unchecked(

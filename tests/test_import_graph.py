@@ -4,8 +4,9 @@ The graph is read from the source (every `import` statement anywhere in a module
 functions too), not from what happens to be imported at run time, so a cycle hidden behind a
 function-level import still fails. Edges: `import a.b.c` and `from a.b import c` reach the
 module (`a.b.c` when it is a module, else `a.b`) and every package `__init__` on the way
-(Python runs those first; a module's own parent packages are already running); `from onlineboost import BoOCO` reaches the module the
-package's lazy `__getattr__` loads (`onlineboost.booco`).
+(Python runs those first; a module's own parent packages are already running);
+`from onlineboost import BoOCO` reaches the module the package's lazy `__getattr__` loads
+(`onlineboost.booco`).
 """
 
 from __future__ import annotations
