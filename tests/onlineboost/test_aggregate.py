@@ -101,10 +101,19 @@ def test_staged_predictions_on_raw_targets_equal_smaller_pure_boosters():
             m.learn_one(x, y)
 
 
+def smooth_stream(n, scale):
+    """y = scale (5 + 2 x0 - x1 + tanh(3 x2) + noise / 10), x uniform on [-1, 1]^4."""
+    rng = np.random.default_rng(4)
+    for _ in range(n):
+        v = rng.uniform(-1.0, 1.0, size=4)
+        y = 5.0 + 2.0 * v[0] - v[1] + np.tanh(3.0 * v[2]) + 0.1 * rng.normal()
+        yield {f"x{j}": float(v[j]) for j in range(4)}, scale * float(y)
+
+
 def _maes(scale):
-    model = preprocessing.StandardScaler() | BoOCO(seed=0)
+    model = preprocessing.StandardScaler() | BoOCO()
     mean, n, err, err_mean, preds = 0.0, 0, 0.0, 0.0, []
-    for x, y in stump_stream(1500, 4, scale=scale, offset=5 * scale):
+    for x, y in smooth_stream(1500, scale):
         p = model.predict_one(x)
         preds.append(p)
         err += abs(p - y)
@@ -117,9 +126,10 @@ def _maes(scale):
 
 @pytest.mark.parametrize("scale", [1e-3, 1.0, 1e3, 1e6])
 def test_raw_targets_at_any_scale_are_learnt(scale):
-    """BoOCO() on raw targets: MAE well below the running mean's, at every scale."""
+    """BoOCO() on raw targets: MAE well below the running mean's, at every scale (measured:
+    0.28 of it, the same at every scale)."""
     mae, mae_mean, _ = _maes(scale)
-    assert mae < 0.5 * mae_mean
+    assert mae < 0.4 * mae_mean
 
 
 def test_predictions_are_scale_equivariant():
