@@ -77,7 +77,10 @@ class LinearOGDStack:
 
     def _raw(self, c: np.ndarray) -> np.ndarray:
         z = self._theta @ c + self._b  # z = Theta c + b, (n, dim)
-        if np.isfinite(z).all():
+        # finite unless Theta c overflowed (a context near the largest double); on an interval
+        # a sum in Python floats tells (inf - inf is nan), elsewhere one array check
+        if (math.isfinite(sum(z.ravel().tolist())) if self._interval is not None
+                else np.isfinite(z).all()):
             return z
         return self._raw_huge(c)
 
@@ -158,7 +161,7 @@ class LinearOGDStack:
             step = eta_t * (G + norm_g * outward)
         self._theta -= step[:, :, None] * c
         self._b -= step
-        if c.size and not np.abs(c).max() < 1e150:  # a huge context: keep Theta finite
+        if not c @ c < 1e300:  # a huge context (|c| > 1e150): keep Theta finite
             np.clip(self._theta, -_HUGE, _HUGE, out=self._theta)
         if self.bound is not None:  # project onto the box |Theta_jk| <= B, |b_j - mu_j| <= B
             np.clip(self._theta, -self.bound, self.bound, out=self._theta)
