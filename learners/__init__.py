@@ -12,6 +12,7 @@ from .ridge_policy import RidgePolicy, RidgePolicyStack
 from .small_tree import SmallTree
 from .softmax_policy import SoftmaxPolicy, SoftmaxPolicyStack
 from .stump import OnlineStump, StumpStack, warmup_thresholds
+from .tree import OnlineTree, OnlineTreeRegressor, TreeRegressorStack, TreeStack
 from .weighted_stump import WeightedStump
 
 __all__ = [
@@ -20,6 +21,8 @@ __all__ = [
     "MLPStack",
     "OnlineRidge",
     "OnlineStump",
+    "OnlineTree",
+    "OnlineTreeRegressor",
     "RefitRegressor",
     "RefitStack",
     "RegressorOCO",
@@ -30,6 +33,8 @@ __all__ = [
     "SmallTree",
     "StumpStack",
     "TinyMLP",
+    "TreeRegressorStack",
+    "TreeStack",
     "SoftmaxPolicy",
     "SoftmaxPolicyStack",
     "WeightedStump",

@@ -5,6 +5,13 @@ missing from a dict counts as 0. New keys met in one dict get columns in a canon
 (sorted), so two models fed the same dicts in a different key order build the same columns.
 Reading a dict never changes the index: `read` validates and returns the new keys, and the
 caller commits them with `add` only once the whole update is known to be valid.
+
+The index is bounded: it holds at most `max_features` names (default `MAX_FEATURES` = 10,000).
+Once full, a name it has not seen is ignored exactly as a missing one is (it counts as 0, its
+value is still validated), so a stream that brings a new feature name with every record keeps
+the learner's state, and its cost per record, bounded. The first `max_features` names win;
+nothing is evicted, so the columns of known names never move and what a learner has learnt
+about them is untouched.
 """
 
 from __future__ import annotations
@@ -14,15 +21,42 @@ import numbers
 
 import numpy as np
 
-__all__ = ["FeatureIndex", "check_features", "check_stack", "check_targets"]
+__all__ = [
+    "MAX_FEATURES", "FeatureIndex", "check_features", "check_max_features", "check_stack",
+    "check_targets",
+]
+
+# value types the hot path converts without a per-value check (bools are not among them)
+_FAST_TYPES = frozenset({float, int, np.float64, np.float32, np.int64, np.int32})
+
+#: Default cap on the number of feature names a learner keeps (see `FeatureIndex`).
+MAX_FEATURES = 10_000
 
 
 def _sort_key(key):
     return (type(key).__name__, repr(key)) if not isinstance(key, str) else ("str", key)
 
 
+def check_max_features(max_features) -> int:
+    """`max_features` as an int >= 1, else `ValueError` naming `max_features`.
+
+    Examples
+    --------
+    >>> from learners._features import check_max_features
+    >>> check_max_features(5)
+    5
+    """
+    if (isinstance(max_features, bool) or not isinstance(max_features, numbers.Integral)
+            or max_features < 1):
+        raise ValueError(f"max_features must be an integer >= 1, got {max_features!r}")
+    return int(max_features)
+
+
 class FeatureIndex:
-    """Columns for the feature names seen so far.
+    """Columns for the feature names seen so far, at most `max_features` of them.
+
+    Once `max_features` names are known, unseen names are ignored (treated as absent: they count
+    as 0) though their values are still validated; known names keep their columns.
 
     Examples
     --------
@@ -36,18 +70,23 @@ class FeatureIndex:
     (array([0., 5., 7.]), ['c'])
     >>> index.read({"b": 5.0, "c": 7.0}, grow=False)  # unknown keys ignored
     (array([0., 5.]), [])
+    >>> full = FeatureIndex(max_features=2)
+    >>> full.add(full.read({"a": 1.0, "b": 2.0})[1])
+    >>> full.read({"a": 1.0, "z": 3.0})  # full: "z" is ignored, as if absent
+    (array([1., 0.]), [])
     """
 
-    def __init__(self):
+    def __init__(self, max_features: int = MAX_FEATURES):
+        self.max_features = check_max_features(max_features)
         self._columns: dict = {}
         # (keys, columns, gather order or None, column count) of the last full read
         self._last = ((), np.zeros(0, dtype=np.intp), None, 0)
 
     def __getstate__(self):  # the read cache is derived, not state: a pickle leaves it out
-        return {"_columns": self._columns}
+        return {"_columns": self._columns, "max_features": self.max_features}
 
     def __setstate__(self, state):
-        self.__init__()
+        self.__init__(state.get("max_features", MAX_FEATURES))
         self._columns = state["_columns"]
 
     def __len__(self) -> int:
@@ -62,6 +101,9 @@ class FeatureIndex:
         """The dense vector of `x` over the known columns followed by its new keys (in
         canonical order when `grow`, dropped otherwise), and the list of new keys.
 
+        New keys beyond the cap (`max_features` columns in all) are dropped as when not
+        `grow`: the first ones in canonical order are kept.
+
         Raises `ValueError` naming `name` when `x` is not a dict or a value is not a finite
         number. Does not change the index.
         """
@@ -72,24 +114,27 @@ class FeatureIndex:
             return fast, []
         columns = self._columns
         new = [k for k in x if k not in columns]
+        n_known = len(columns)
         if new and grow:
             new.sort(key=_sort_key)
-        n_known = len(columns)
+            del new[max(self.max_features - n_known, 0):]  # beyond the cap: ignored
         new_columns = {k: n_known + i for i, k in enumerate(new)} if grow else {}
         vector = np.zeros(n_known + len(new_columns))
         for key, value in x.items():
             col = columns.get(key)
             if col is None:
-                if not grow:
+                col = new_columns.get(key)
+                if col is None:  # not kept: validated, then ignored
                     _check_value(key, value, name)
                     continue
-                col = new_columns[key]
             vector[col] = _check_value(key, value, name)
         return vector, (new if grow else [])
 
     def _read_known(self, x: dict):
         """Hot path: every key known and every value a finite number, in one array pass."""
         keys = tuple(x)
+        if not _FAST_TYPES.issuperset(map(type, x.values())):
+            return None  # the slow path checks every value's type and names the offending key
         last_keys, idx, order, n_cols = self._last
         if keys != last_keys:
             try:
@@ -101,7 +146,7 @@ class FeatureIndex:
             n_cols = len(self._columns)
         try:
             values = np.fromiter(x.values(), dtype=np.float64, count=len(keys))
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return None  # the slow path names the offending key
         # a finite sum means finite entries (an overflowing sum falls through to the exact check)
         total = sum(values.tolist()) if len(keys) <= 64 else np.add.reduce(values)
@@ -115,20 +160,22 @@ class FeatureIndex:
         return vector
 
     def add(self, keys: list) -> None:
-        """Append columns for `keys` (as returned by `read`)."""
-        for key in keys:
+        """Append columns for `keys` (as returned by `read`); keys beyond the cap are
+        ignored."""
+        for key in keys[: max(self.max_features - len(self._columns), 0)]:
             self._columns[key] = len(self._columns)
 
 
 def _check_value(key, value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        try:
-            value = float(value)
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"{name}[{key!r}] must be a real number, got {value!r}"
-            ) from None
-    value = float(value)
+    """`value` as a finite float, else `ValueError` naming `name[key]`. Only real numbers are
+    numbers: bools, numeric strings, bytes and Decimals are refused, as river's models would
+    fail on them; an int too large for a float is not finite."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name}[{key!r}] must be a real number, got {value!r}")
+    try:
+        value = float(value)
+    except OverflowError:
+        value = math.inf
     if not math.isfinite(value):
         raise ValueError(f"{name}[{key!r}] must be finite, got {value!r}")
     return value

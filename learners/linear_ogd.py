@@ -3,7 +3,6 @@ r"""Linear policies $c \mapsto \Pi_K(\Theta c + b)$ trained by projected online 
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 from river import base
@@ -14,6 +13,8 @@ from onlineboost._checks import check_real
 from ._features import FeatureIndex, check_stack, check_targets
 
 __all__ = ["LinearOGD", "LinearOGDStack", "check_decision_set"]
+
+_HUGE = 1e300  # parameters and raw points are kept within +-_HUGE: finite, whatever the context
 
 
 def check_decision_set(decision_set) -> sets.ConvexSet:
@@ -67,54 +68,65 @@ class LinearOGDStack:
         self._theta = np.zeros((self.n, K.dim, 0))  # (n, dim, p)
         self._b = np.tile(self._mu, (self.n, 1))  # (n, dim)
         self._t = 0  # steps taken
-        self._cache = None  # (x, c, z) of the last forward pass, until the next step
-        self._interval = ((float(K._lo[0]), float(K._hi[0]))
+        self._interval = (tuple(float(v) for v in (K.lower[0], K.upper[0]))
                           if isinstance(K, sets.Box) and K.dim == 1 else None)
 
     #: `predict` and `learn` validate x (a dict of finite numbers, else `ValueError` naming
     #: `x`) before any state changes, so a caller need not check it again
     validates_x = True
 
-    def __getstate__(self):  # the forward cache is derived, not state: a pickle leaves it out
-        state = self.__dict__.copy()
-        state["_cache"] = None
-        return state
-
     def _raw(self, c: np.ndarray) -> np.ndarray:
-        return self._theta @ c + self._b  # z = Theta c + b, (n, dim)
+        z = self._theta @ c + self._b  # z = Theta c + b, (n, dim)
+        # finite unless Theta c overflowed (a context near the largest double); on an interval
+        # a sum in Python floats tells (inf - inf is nan), elsewhere one array check
+        if (math.isfinite(sum(z.ravel().tolist())) if self._interval is not None
+                else np.isfinite(z).all()):
+            return z
+        return self._raw_huge(c)
 
-    def _forward(self, x: dict) -> np.ndarray:
-        """z for x over the known columns; kept, with c, for a `learn` on an equal x next."""
-        cache = self._cache
-        if cache is not None and cache[0] == x:
-            return cache[2]
+    def _raw_huge(self, c: np.ndarray) -> np.ndarray:
+        """z for a context so large that Theta c overflows: computed as s (Theta c/s + b/s),
+        s = max|c|, and clipped to +-1e300, where every projection is still exact in
+        direction, so the played point is finite and in K."""
+        s = float(np.max(np.abs(c)))
+        with np.errstate(over="ignore", invalid="ignore"):
+            z = (self._theta @ (c / s) + self._b / s) * s
+        return np.clip(np.nan_to_num(z, nan=0.0), -_HUGE, _HUGE)
+
+    def forward(self, x: dict) -> tuple:
+        """The forward pass for `x`, held by the caller: `(c, new keys, z)`.
+
+        `predict_forward` / `learn_forward` take it, so a booster that predicts and then
+        learns on one `x` reads the dict and computes $z = \Theta c + b$ once; nothing is
+        cached in the stack. It is valid until the next `learn*` call. Validates `x` (a
+        `ValueError` naming `x[key]`), changes nothing.
+        """
         c, new = self._index.read(x)  # does not change the index
-        if new:  # unseen features count as 0
-            return self._raw(c[: len(self._index)])
-        z = self._raw(c)
-        self._cache = (dict(x), c, z)
-        return z
+        return c, new, self._raw(c[: len(self._index)] if new else c)  # unseen features: 0
 
     def raw(self, x: dict) -> np.ndarray:
-        """The $n$ unprojected points $z_i = \\Theta_i c + b_i$, shape `(n, dim)`."""
-        return self._forward(x).copy()
+        """The $n$ unprojected points $z_i = \Theta_i c + b_i$, shape `(n, dim)`."""
+        return self.forward(x)[2].copy()
 
-    def predict(self, x: dict) -> np.ndarray:
-        """The $n$ points $\\Pi_K(\\Theta_i c + b_i)$, shape `(n, dim)`."""
-        z = self._forward(x)  # finite by construction
+    def predict_forward(self, fwd: tuple) -> np.ndarray:
+        """`predict` from a `forward` pass."""
+        z = fwd[2]  # finite by construction
         if self._interval is not None:  # clipping to float bounds is cheaper than to arrays
             return np.minimum(np.maximum(z, self._interval[0]), self._interval[1])
-        return self.decision_set._project(z)
+        return self.decision_set.project_unchecked(z)
+
+    def predict(self, x: dict) -> np.ndarray:
+        """The $n$ points $\Pi_K(\Theta_i c + b_i)$, shape `(n, dim)`."""
+        return self.predict_forward(self.forward(x))
 
     def learn(self, x: dict, G) -> None:
-        """One projected gradient step per copy on the linear loss $a \\mapsto \\langle g_i,
-        a\\rangle$; row $i$ of `G` (shape `(n, dim)`) is $g_i$."""
-        cache = self._cache
-        if cache is not None and cache[0] == x:  # right after a prediction on an equal x
-            c, new, z = cache[1], [], cache[2]
-        else:
-            c, new = self._index.read(x)
-            z = None
+        """One projected gradient step per copy on the linear loss $a \mapsto \langle g_i,
+        a\rangle$; row $i$ of `G` (shape `(n, dim)`) is $g_i$."""
+        self.learn_forward(self.forward(x), G)
+
+    def learn_forward(self, fwd: tuple, G) -> None:
+        """`learn` from a `forward` pass of the same `x` (no learning in between)."""
+        c, new, z = fwd
         K = self.decision_set
         shape = (self.n, K.dim)
         if not (type(G) is np.ndarray and G.dtype == np.float64 and G.shape == shape):
@@ -123,13 +135,10 @@ class LinearOGDStack:
         elif not math.isfinite(sum(G.ravel().tolist()) if self._interval is not None
                                else np.add.reduce(G, axis=None)):
             G = check_targets(G, shape, "g")
-        self._cache = None
         if new:
             self._index.add(new)
             pad = np.zeros((self.n, K.dim, len(new)))
-            self._theta = np.concatenate([self._theta, pad], axis=2)
-        if z is None:
-            z = self._raw(c)
+            self._theta = np.concatenate([self._theta, pad], axis=2)  # z is unchanged: 0 weights
         # gradient in z of the convex surrogate <g, z> + |g| Dist(z, K): equal to the loss on K,
         # an upper bound of <g, Pi_K z> outside it (the kappa = G extension of [^1], Def. 4)
         self._t += 1
@@ -145,13 +154,15 @@ class LinearOGDStack:
                 step.append(eta_t * gi)
             step = np.array(step).reshape(self.n, 1)
         else:
-            d = z - K._project(z)
+            d = z - K.project_unchecked(z)
             dist = np.sqrt(np.einsum("nd,nd->n", d, d))[:, None] if d.shape[1] > 1 else np.abs(d)
             outward = np.where(dist > self._tol, d / np.maximum(dist, self._tol), 0.0)
             norm_g = np.sqrt((G * G).sum(axis=1, keepdims=True))
             step = eta_t * (G + norm_g * outward)
         self._theta -= step[:, :, None] * c
         self._b -= step
+        if not c @ c < 1e300:  # a huge context (|c| > 1e150): keep Theta finite
+            np.clip(self._theta, -_HUGE, _HUGE, out=self._theta)
         if self.bound is not None:  # project onto the box |Theta_jk| <= B, |b_j - mu_j| <= B
             np.clip(self._theta, -self.bound, self.bound, out=self._theta)
             self._b = np.clip(self._b, self._mu - self.bound, self._mu + self.bound)
@@ -212,11 +223,8 @@ class LinearOGD(base.Estimator):
         check_real("lr", lr, 0.0, low_open=True)
         if decay not in ("sqrt", "constant"):
             raise ValueError(f"decay must be 'sqrt' or 'constant', got {decay!r}")
-        if bound is not None and (
-            isinstance(bound, bool) or not isinstance(bound, numbers.Real)
-            or not (math.isfinite(bound) and bound > 0)
-        ):
-            raise ValueError(f"bound must be None or a finite number > 0, got {bound!r}")
+        if bound is not None:
+            check_real("bound", bound, 0.0, low_open=True)
         self.decision_set = decision_set
         self.lr = lr
         self.decay = decay

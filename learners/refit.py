@@ -2,12 +2,10 @@ r"""Online use of any scikit-learn regressor: refit it on everything seen, on a 
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 import sklearn.base
 
-from onlineboost._checks import check_seed
+from onlineboost._checks import check_int, check_seed
 
 from ._features import FeatureIndex, check_stack, check_targets
 from ._single import OneCopyRegressor
@@ -16,14 +14,10 @@ __all__ = ["RefitRegressor", "RefitStack"]
 
 
 def _check_schedule(every, window):
-    if every is not None and (
-        isinstance(every, bool) or not isinstance(every, numbers.Integral) or every < 1
-    ):
-        raise ValueError(f"every must be None (geometric) or an integer >= 1, got {every!r}")
-    if window is not None and (
-        isinstance(window, bool) or not isinstance(window, numbers.Integral) or window < 1
-    ):
-        raise ValueError(f"window must be None or an integer >= 1, got {window!r}")
+    if every is not None:
+        check_int("every", every, 1)
+    if window is not None:
+        check_int("window", window, 1)
 
 
 class RefitStack:

@@ -6,7 +6,7 @@ import numpy as np
 
 from onlineboost._checks import check_real
 
-from ._features import FeatureIndex, check_stack, check_targets
+from ._features import FeatureIndex, check_max_features, check_stack, check_targets
 from ._single import OneCopyRegressor
 
 __all__ = ["OnlineRidge", "RidgeStack"]
@@ -35,6 +35,8 @@ class RidgeStack:
         Ridge penalty $\alpha > 0$.
     intercept
         Whether to fit an intercept (penalised like the weights).
+    max_features
+        At most this many feature names are kept (later new names are ignored, as absent).
 
     Examples
     --------
@@ -45,12 +47,13 @@ class RidgeStack:
     array([ 0.6666..., -1.3333...])
     """
 
-    def __init__(self, n: int, alpha: float = 1.0, intercept: bool = True):
+    def __init__(self, n: int, alpha: float = 1.0, intercept: bool = True,
+                 max_features: int = 1_000):
         check_stack(n, None)
         self.n = int(n)
         self.alpha = alpha
         self.intercept = intercept
-        self._index = FeatureIndex()
+        self._index = FeatureIndex(max_features)
         k = 1 if intercept else 0
         self._P = np.eye(k) / alpha  # (p, p), p = number of columns of z
         self._W = np.zeros((self.n, k))  # (n, p)
@@ -98,6 +101,11 @@ class OnlineRidge(OneCopyRegressor):
         Ridge penalty $\alpha > 0$ (the prior precision of the weights).
     intercept
         Whether to fit an intercept; it is penalised like the weights (a constant feature 1).
+    max_features
+        At most this many feature names are kept; once full, a new name is ignored as if
+        absent (`learners._features.FeatureIndex`). The state is quadratic in the number of
+        features ($p^2$ floats, $O(p^2)$ a step), so the default cap, 1,000, bounds it by
+        8 MB and ~1 ms a step when every record brings a new name.
 
     Attributes
     ----------
@@ -115,23 +123,25 @@ class OnlineRidge(OneCopyRegressor):
     MAE: 1.137677
     """
 
-    def __init__(self, alpha: float = 1.0, intercept: bool = True):
+    def __init__(self, alpha: float = 1.0, intercept: bool = True, max_features: int = 1_000):
         check_real("alpha", alpha, 0.0, low_open=True)
         if not isinstance(intercept, (bool, np.bool_)):
             raise ValueError(f"intercept must be a bool, got {intercept!r}")
+        check_max_features(max_features)
         self.alpha = alpha
         self.intercept = intercept
-        self._stack = RidgeStack(1, float(alpha), bool(intercept))
+        self.max_features = max_features
+        self._stack = RidgeStack(1, float(alpha), bool(intercept), int(max_features))
 
     @classmethod
     def _unit_test_params(cls):
         yield {"alpha": 1.0}
-        yield {"alpha": 0.1, "intercept": False}
+        yield {"alpha": 0.1, "intercept": False, "max_features": 2}
 
     def stack(self, n: int, seeds: list | None = None) -> RidgeStack:
         """$n$ fresh copies sharing one inverse covariance (`seeds` ignored: not random)."""
         check_stack(n, seeds)
-        return RidgeStack(n, float(self.alpha), bool(self.intercept))
+        return RidgeStack(n, float(self.alpha), bool(self.intercept), int(self.max_features))
 
     @property
     def weights(self) -> dict:

@@ -6,7 +6,13 @@ import numbers
 
 import numpy as np
 
-from ._features import FeatureIndex, check_stack, check_targets
+from ._features import (
+    MAX_FEATURES,
+    FeatureIndex,
+    check_max_features,
+    check_stack,
+    check_targets,
+)
 from ._single import OneCopyRegressor
 
 __all__ = ["OnlineStump", "StumpStack", "warmup_thresholds"]
@@ -50,7 +56,7 @@ class StumpStack:
     ----------
     n
         Number of copies.
-    n_bins, warmup
+    n_bins, warmup, max_features
         As in `OnlineStump`.
 
     Examples
@@ -63,13 +69,14 @@ class StumpStack:
     array([ 1., -1.])
     """
 
-    def __init__(self, n: int, n_bins: int = 32, warmup: int = 64):
+    def __init__(self, n: int, n_bins: int = 32, warmup: int = 64,
+                 max_features: int = MAX_FEATURES):
         check_stack(n, None)
         self.n = int(n)
         self.n_bins = int(n_bins)
         self.warmup = int(warmup)
         B = self.n_bins
-        self._index = FeatureIndex()
+        self._index = FeatureIndex(max_features)
         self._count = 0  # samples seen
         self._sum = np.zeros(self.n)  # (n,) target sums
         self._ready = np.zeros(0, dtype=bool)  # (p,) thresholds fixed
@@ -181,6 +188,10 @@ class OnlineStump(OneCopyRegressor):
         At most `n_bins - 1` candidate thresholds a feature ($\ge 2$).
     warmup
         Number of values of a feature used to place its thresholds ($\ge 1$).
+    max_features
+        At most this many feature names are kept; once full, a new name is ignored as if
+        absent (`learners._features.FeatureIndex`), so the state ($n_\text{bins}$ floats a
+        feature) stays bounded when every record brings a new name.
 
     Attributes
     ----------
@@ -200,23 +211,25 @@ class OnlineStump(OneCopyRegressor):
     ('x0', 0.8065..., 1.0, -0.8809...)
     """
 
-    def __init__(self, n_bins: int = 32, warmup: int = 64):
+    def __init__(self, n_bins: int = 32, warmup: int = 64, max_features: int = MAX_FEATURES):
         for name, value, low in (("n_bins", n_bins, 2), ("warmup", warmup, 1)):
             if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
                 raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+        check_max_features(max_features)
         self.n_bins = n_bins
         self.warmup = warmup
-        self._stack = StumpStack(1, n_bins, warmup)
+        self.max_features = max_features
+        self._stack = StumpStack(1, n_bins, warmup, max_features)
 
     @classmethod
     def _unit_test_params(cls):
         yield {}
-        yield {"n_bins": 4, "warmup": 5}
+        yield {"n_bins": 4, "warmup": 5, "max_features": 3}
 
     def stack(self, n: int, seeds: list | None = None) -> StumpStack:
         """$n$ fresh copies sharing the bin counts (`seeds` ignored: not random)."""
         check_stack(n, seeds)
-        return StumpStack(n, int(self.n_bins), int(self.warmup))
+        return StumpStack(n, int(self.n_bins), int(self.warmup), int(self.max_features))
 
     @property
     def split(self):

@@ -2,7 +2,10 @@
 
 The public names below are imported on first use (module `__getattr__`), so that
 `import onlineboost` and the `onlineboost` command start fast: scikit-learn, scipy.stats and
-matplotlib are loaded only by the parts that use them.
+matplotlib are loaded only by the parts that use them; and importing one module (say
+`onlineboost.sets`, which the weak learners in `learners` build on) runs that module alone, so the
+geometry never pulls in the boosters and the boosters may import `learners` without an import
+cycle (`tests/test_import_graph.py`).
 
 Examples
 --------
@@ -23,7 +26,10 @@ _LAZY = {
     "BoBLO": "boblo",
     "BoOCO": "booco",
     "BoOCOClassifier": "booco_classifier",
+    "BoOCOMultiClassifier": "booco_multiclass",
+    "Exp4": "exp4",
     "OnlineMABoostClassifier": "online_maboost",
+    "OnlineMABoostMultiClassifier": "online_maboost_multiclass",
     "bregman": None,
     "evaluate": None,
     "extension": None,

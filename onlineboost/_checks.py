@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import decimal
+import math
 import numbers
 
 import numpy as np
 
-__all__ = ["binary_label", "check_int", "check_real", "check_seed"]
+__all__ = ["binary_label", "check_features", "check_int", "check_real", "check_seed",
+           "check_target"]
 
 
 def binary_label(y) -> float:
@@ -35,7 +38,8 @@ def check_int(name: str, value, low: int) -> int:
     >>> check_int("n_estimators", 3, 0)
     3
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral)
+            or value < low):
         raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
     return int(value)
 
@@ -48,7 +52,11 @@ def check_real(name: str, value, low: float, high: float = np.inf, low_open=Fals
     >>> check_real("learning_rate", 0.5, 0.0, low_open=True)
     0.5
     """
-    ok = isinstance(value, numbers.Real) and not isinstance(value, bool) and np.isfinite(value)
+    try:
+        ok = (isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+              and not isinstance(value, decimal.Decimal) and math.isfinite(value))
+    except OverflowError:  # an int beyond the float range
+        ok = False
     if ok:
         ok = (value > low if low_open else value >= low) and value <= high
     if not ok:
@@ -56,18 +64,100 @@ def check_real(name: str, value, low: float, high: float = np.inf, low_open=Fals
             interval = f"{'>' if low_open else '>='} {low:g}"
         else:
             interval = f"in {'(' if low_open else '['}{low}, {high}]"
-        raise ValueError(f"{name} must be a finite number {interval}, got {value!r}")
+        raise ValueError(f"{name} must be a finite number {interval}, got {_short(value)}")
     return float(value)
 
 
 def check_seed(seed):
-    """`seed` if it is None or an integer, else `ValueError` naming `seed`.
+    """`seed` if it is None or an integer >= 0 (numpy refuses negative seeds), else
+    `ValueError` naming `seed`.
 
     Examples
     --------
     >>> check_seed(3), check_seed(None)
     (3, None)
     """
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-        raise ValueError(f"seed must be None or an integer, got {seed!r}")
+    if seed is not None and (isinstance(seed, (bool, np.bool_))
+                             or not isinstance(seed, numbers.Integral) or seed < 0):
+        raise ValueError(f"seed must be None or an integer >= 0, got {seed!r}")
     return seed
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:20] + "..." + text[-10:]
+
+
+def _real(value, name: str) -> float:
+    """One real number as a finite float, else `ValueError` naming `name`.
+
+    Refused: bools, strings (numeric or not), bytes, None, complex numbers, `Decimal`, ints
+    beyond the float range, NaN and inf. Accepted: int, float, numpy integer/floating scalars,
+    `fractions.Fraction`.
+    """
+    if type(value) is not float:
+        if (isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real)
+                or isinstance(value, decimal.Decimal)):
+            raise ValueError(f"{name} must be a real number, got {value!r}")
+        try:
+            value = float(value)
+        except (OverflowError, TypeError, ValueError):
+            raise ValueError(f"{name} must be a finite real number, got {_short(value)}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return value
+
+
+def check_features(x, name: str = "x") -> None:
+    """`ValueError` naming `name[key]` unless `x` is a dict of finite real numbers.
+
+    Plain floats take a fast path; anything else goes through the strict check, so numeric
+    strings, bytes, bools, `Decimal`, complex, None and ints beyond the float range are refused
+    (as river's models would fail on them).
+
+    Examples
+    --------
+    >>> check_features({"a": 1.0, "b": 2})
+    >>> check_features({"a": "1.5"})
+    Traceback (most recent call last):
+    ...
+    ValueError: x['a'] must be a real number, got '1.5'
+    """
+    if not isinstance(x, dict):
+        raise ValueError(f"{name} must be a dict of features, got {type(x).__name__}")
+    values = x.values()
+    if all(type(v) is float for v in values):
+        if math.isfinite(math.fsum(values)):  # a finite sum means finite entries
+            return
+    for k, v in x.items():
+        _real(v, f"{name}[{k!r}]")
+
+
+def check_target(y, name: str = "y"):
+    """A target: a finite float for a scalar, a finite float64 array for a vector.
+
+    Scalars follow `check_features`'s rules; a vector must be a list, tuple or numeric numpy
+    array (not bool, complex or object dtype) of finite reals.
+
+    Examples
+    --------
+    >>> check_target(3), check_target([1, 2.5])
+    (3.0, array([1. , 2.5]))
+    >>> check_target(None)
+    Traceback (most recent call last):
+    ...
+    ValueError: y must be a real number, got None
+    """
+    if type(y) is float or np.ndim(y) == 0 and not isinstance(y, np.ndarray):
+        return _real(y, name)
+    if isinstance(y, np.ndarray):
+        if y.dtype.kind not in "fiu":
+            raise ValueError(f"{name} must hold real numbers, got dtype {y.dtype}")
+        arr = y.astype(np.float64)
+    elif isinstance(y, (list, tuple)):
+        arr = np.array([check_target(v, name) for v in y], dtype=np.float64)
+    else:
+        raise ValueError(f"{name} must be a number or a vector of numbers, got {y!r}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {y!r}")
+    return arr

@@ -46,7 +46,7 @@ def prox_distance(z: np.ndarray, K: sets.ConvexSet, lam: float) -> np.ndarray:
            [0.2]])
     """
     z = np.asarray(z, dtype=np.float64)
-    proj = K._project(z)
+    proj = K.project_unchecked(z)
     dist = np.linalg.norm(z - proj, axis=-1, keepdims=True)
     keep = np.where(dist > lam, 1.0 - lam / np.maximum(dist, lam), 0.0)
     return proj + keep * (z - proj)
@@ -152,7 +152,7 @@ class Extension:
         lo, hi = x - radius, x + radius
         for _ in range(100):
             mid = 0.5 * (lo + hi)
-            dist_slope = np.sign(mid - K._project(mid))
+            dist_slope = np.sign(mid - K.project_unchecked(mid))
             deriv = self.loss._gradient(mid, y) + kappa * dist_slope + (mid - x) / delta
             up = deriv > 0
             hi, lo = np.where(up, mid, hi), np.where(up, lo, mid)
@@ -165,7 +165,7 @@ class Extension:
         \|x - \cdot\|^2/(2\delta)$ and penalty $\rho = 1/\delta$ (Boyd et al. 2011, §3.1)."""
         K, loss, delta, kappa = self.decision_set, self.loss, self.delta, self.kappa
         rho = 1.0 / delta
-        q = K._project(x)
+        q = K.project_unchecked(x)
         u = np.zeros_like(x)
         scale = 1.0 + np.abs(x).max()
         for _ in range(self.max_iter):

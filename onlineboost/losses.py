@@ -28,7 +28,7 @@ def _max_distance(K: sets.ConvexSet, y: np.ndarray) -> float:
     """$\\max_{a \\in K} \\|a - y\\|_2$, exactly: a convex function peaks at an extreme point."""
     y = np.broadcast_to(np.asarray(y, dtype=np.float64), (K.dim,))
     if isinstance(K, sets.Box):
-        return float(np.linalg.norm(np.maximum(np.abs(K._lo - y), np.abs(K._hi - y))))
+        return float(np.linalg.norm(np.maximum(np.abs(K.lower - y), np.abs(K.upper - y))))
     if isinstance(K, sets.Ball):
         return float(np.linalg.norm(y - K._center) + K.radius)
     if isinstance(K, sets.CappedSimplex):
@@ -70,7 +70,7 @@ class Loss(base.Base):
         losses, and for every loss on a box; a valid upper bound otherwise."""
         y = self._check_y(y)
         if isinstance(K, sets.Box):
-            corners = np.stack([K._lo, K._hi])
+            corners = np.stack([K.lower, K.upper])
             g = np.abs(self._gradient(corners, y))  # |slope| peaks at an end of each coordinate
             return float(np.linalg.norm(g.max(axis=0)))
         return self._lipschitz_bound(K, y)

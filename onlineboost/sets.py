@@ -48,7 +48,9 @@ def projection_box(x: np.ndarray, lo, hi) -> np.ndarray:
 def projection_l2_ball(x: np.ndarray, center=0.0, radius: float = 1.0) -> np.ndarray:
     r"""Euclidean projection onto the ball $\{p : \|p - c\|_2 \le r\}$.
 
-    `center` is $c$ and `radius` is $r$.
+    `center` is $c$ and `radius` is $r$. Overflow-free for every finite input: the norm is
+    taken of $(x - c)/2$ divided by its largest entry, so $x = 10^{300}$ (whose squared norm
+    overflows) still lands on the sphere.
 
     Examples
     --------
@@ -56,10 +58,17 @@ def projection_l2_ball(x: np.ndarray, center=0.0, radius: float = 1.0) -> np.nda
     >>> from onlineboost import sets
     >>> sets.projection_l2_ball(np.array([3.0, 4.0]))
     array([0.6, 0.8])
+    >>> sets.projection_l2_ball(np.array([1e300, 1e300]))
+    array([0.70710678, 0.70710678])
     """
-    z = np.asarray(x, dtype=np.float64) - center
-    norm = np.linalg.norm(z, axis=-1, keepdims=True)
-    return center + z * (radius / np.maximum(norm, radius))  # no branch and no 0/0 (optax's trick)
+    x = np.asarray(x, dtype=np.float64)
+    half = 0.5 * x - 0.5 * np.asarray(center, dtype=np.float64)  # (x - c) / 2, never overflows
+    big = np.max(np.abs(half), axis=-1, keepdims=True)
+    safe = np.where(big > 0, big, 1.0)
+    u = half / safe  # entries in [-1, 1], norm in [1, sqrt(d)] unless 0
+    norm_u = np.sqrt(np.sum(u * u, axis=-1, keepdims=True))
+    inside = norm_u * safe <= 0.5 * radius  # |x - c| <= r, without forming |x - c|
+    return np.where(inside, x, center + u * (radius / np.where(inside, 1.0, norm_u)))
 
 
 def projection_simplex(x: np.ndarray, scale: float = 1.0) -> np.ndarray:
@@ -80,8 +89,9 @@ def projection_simplex(x: np.ndarray, scale: float = 1.0) -> np.ndarray:
            [1. , 0. ]])
     """
     x = np.asarray(x, dtype=np.float64)
-    if 0 < x.size <= _SMALL and x.ndim <= 2:  # a few short rows: plain floats (H4, BoBLO)
+    if 0 < x.size <= _SMALL and x.ndim <= 2:  # a few short rows: plain floats (BoBLO's case)
         return _projection_simplex_small(x, float(scale))
+    x = _shifted(x, -float(scale))  # exact: only differences matter, and far coordinates are 0
     u = -np.sort(-x, axis=-1)
     css = np.cumsum(u, axis=-1) - scale
     ind = np.arange(1, x.shape[-1] + 1, dtype=np.float64)
@@ -141,10 +151,10 @@ def projection_capped_simplex(x: np.ndarray, cap: float, scale: float = 1.0) -> 
     >>> sets.projection_capped_simplex(np.array([2.0, 1.0, 0.0]), cap=0.5)
     array([0.5, 0.5, 0. ])
     """
-    x = np.asarray(x, dtype=np.float64)
-    d = x.shape[-1]
+    d = np.shape(x)[-1]
     if d * cap < scale * (1 - 1e-12):
         raise ValueError(f"cap must be >= scale / d = {scale / d}, got {cap!r}")
+    x = _capped_window(np.asarray(x, dtype=np.float64), scale, cap)
     # Breakpoints: at x_i - cap coordinate i leaves the cap (slope -1 starts), at x_i it hits 0.
     points = np.concatenate([x - cap, x], axis=-1)
     kinds = np.concatenate([np.ones_like(x), -np.ones_like(x)], axis=-1)
@@ -165,7 +175,61 @@ def projection_capped_simplex(x: np.ndarray, cap: float, scale: float = 1.0) -> 
     free_sum = np.where(active, x, 0.0).sum(-1, keepdims=True)
     exact = (free_sum + cap * saturated.sum(-1, keepdims=True) - scale) / np.maximum(n, 1)
     tau = np.where(n > 0, exact, b_k)  # ... on which g(tau) = scale is linear and solved exactly
-    return _polish(x, np.clip(x - tau, 0.0, cap), scale, cap)
+    p = _polish(x, np.clip(x - tau, 0.0, cap), scale, cap)
+    bad = np.abs(p.sum(axis=-1) - scale) > 1e-12 * scale
+    if np.any(bad):  # breakpoints rounded together (spreads near 2^52): bisect those rows
+        p[bad] = _bisect_capped(x[bad], scale, cap)
+    return p
+
+
+def _bisect_capped(x, scale: float, cap: float) -> np.ndarray:
+    """The capped-simplex projection by bisection on tau (robust, slower): rows of `x`."""
+    lo = x.min(axis=-1, keepdims=True) - cap  # g(lo) = d cap >= scale
+    hi = x.max(axis=-1, keepdims=True)  # g(hi) = 0
+    for _ in range(2100):  # enough to walk a bracket of 1e308 down to adjacent doubles
+        mid = 0.5 * lo + 0.5 * hi
+        above = np.clip(x - mid, 0.0, cap).sum(axis=-1, keepdims=True) > scale
+        new_lo, new_hi = np.where(above, mid, lo), np.where(above, hi, mid)
+        if np.array_equal(new_lo, lo) and np.array_equal(new_hi, hi):
+            break
+        lo, hi = new_lo, new_hi
+    return _polish(x, np.clip(x - hi, 0.0, cap), scale, cap)
+
+
+def _capped_window(x, scale: float, cap: float) -> np.ndarray:
+    r"""`x` shifted and clipped to a window that holds the threshold $\tau$: same projection.
+
+    With $u$ sorted decreasingly, $k = \lfloor s/\text{cap} \rfloor$ and
+    $m = \lceil s/\text{cap} \rceil$: at least $m$ coordinates are positive, so
+    $\tau < u_m$, and at most $k$ sit at the cap, so $\tau > u_{k+1} - \text{cap}$. A
+    coordinate above $\tau + \text{cap}$ stays at the cap and one below $\tau$ stays at 0
+    when moved within those sides, so clipping to $[u_{k+1} - \text{cap} - 1,
+    u_m + \text{cap} + 1]$ (shifted by $u_m$) changes nothing, and the breakpoint search runs
+    at the scale of the answer: $[10^{300}, 0, 0, 0]$ is solved as exactly as $[1, 0, 0, 0]$.
+    When $u_m - u_{k+1}$ exceeds $10^{300}$ ($s/\text{cap}$ an integer: the top $m$ saturate)
+    the lower side is $-10^{300}$, which is exact too and keeps every sum finite.
+    """
+    d = x.shape[-1]
+    u = -np.sort(-x, axis=-1)
+    ratio = scale / cap
+    k = min(int(math.floor(ratio + 1e-12)), d - 1)
+    m = min(max(int(math.ceil(ratio - 1e-12)), 1), d)
+    ref = u[..., m - 1 : m]
+    with np.errstate(over="ignore"):
+        low = np.maximum(u[..., k : k + 1] - ref - cap - 1.0, -1e300)
+        return np.minimum(np.maximum(x - ref, low), cap + 1.0)
+
+
+def _shifted(x, floor: float) -> np.ndarray:
+    """`x - max(x)` along the last axis, raised to `floor` (overflow to -inf is raised too).
+
+    The simplex projections are invariant under adding a constant to every coordinate, so the
+    shift is exact; it keeps the threshold search at the scale of the answer, not of `x`, so
+    $[10^{16}, 0, 0]$ and $[10^{308}, -10^{308}, 0]$ are solved without rounding or overflow.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(over="ignore"):
+        return np.maximum(x - np.max(x, axis=-1, keepdims=True), floor)
 
 
 def _polish(x, p, scale, cap):
@@ -187,7 +251,8 @@ def _polish(x, p, scale, cap):
 class ConvexSet(base.Base):
     """A closed convex set K in $\\mathbb{R}^d$: projection, distance, membership and geometry.
 
-    Subclasses implement `_project` (on a validated float array of shape `(..., d)`), `dim`,
+    Subclasses implement `_project` (on a validated float array of shape `(..., d)`; public
+    as `project_unchecked`), `dim`,
     `diameter`, `centroid` and `_sample`. Inputs are validated here: NaN/inf or a last axis
     other than `dim` raise `ValueError` naming `x`.
     """
@@ -219,6 +284,22 @@ class ConvexSet(base.Base):
         arr, scalar = self._points(x)
         p = self._project(arr)
         return p[0] if scalar else p
+
+    def project_unchecked(self, x: np.ndarray) -> np.ndarray:
+        """`project` for a float64 array of shape `(..., dim)` with finite entries, unchecked.
+
+        The hot path of boosters and learners whose points are finite by construction; the
+        result is in K for every finite input (no overflow up to the largest double). Passing
+        anything else is undefined.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from onlineboost import sets
+        >>> sets.Simplex(3).project_unchecked(np.array([1e16, 0.0, 0.0]))
+        array([1., 0., 0.])
+        """
+        return self._project(x)
 
     def distance(self, x) -> np.ndarray:
         """$\\operatorname{Dist}(x, K) = \\|x - \\Pi_K(x)\\|_2$, one value a point."""
@@ -285,6 +366,20 @@ class Box(ConvexSet):
     def dim(self) -> int:
         return self._lo.shape[0]
 
+    @property
+    def lower(self) -> np.ndarray:
+        """The lower corner as a read-only float array `(dim,)`."""
+        v = self._lo.view()
+        v.flags.writeable = False
+        return v
+
+    @property
+    def upper(self) -> np.ndarray:
+        """The upper corner as a read-only float array `(dim,)`."""
+        v = self._hi.view()
+        v.flags.writeable = False
+        return v
+
     def _project(self, x):
         return projection_box(x, self._lo, self._hi)
 
@@ -325,6 +420,18 @@ class Interval(Box):
         if np.ndim(lo) != 0 or np.ndim(hi) != 0:
             raise ValueError(f"lo and hi must be scalars, got {lo!r} and {hi!r}")
         super().__init__(lo, hi)
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """`(lo, hi)` as Python floats (the parameters `lo` / `hi` are stored as given).
+
+        Examples
+        --------
+        >>> from onlineboost import sets
+        >>> sets.Interval(-1, 2).bounds
+        (-1.0, 2.0)
+        """
+        return float(self._lo[0]), float(self._hi[0])
 
     @classmethod
     def _unit_test_params(cls):

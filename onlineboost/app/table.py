@@ -119,6 +119,7 @@ def run_once(X: np.ndarray, y: np.ndarray, learner: str, seed: int, n_max: int =
     import numpy as np
     from river import preprocessing
 
+    from .. import sets
     from ..booco import BoOCO
 
     step = step_size if step_size in ("theory", "frank-wolfe") else float(step_size)
@@ -127,7 +128,7 @@ def run_once(X: np.ndarray, y: np.ndarray, learner: str, seed: int, n_max: int =
     scaler = preprocessing.StandardScaler()
     weak = _as_river(make_learner(learner, seed))
     booster = BoOCO(make_learner(learner, seed), n_learners=n_max, gamma=gamma, step_size=step,
-                    delta=delta, seed=seed)
+                    delta=delta, seed=seed, decision_set=sets.Interval(-1.0, 1.0))  # Table 1's K
     base_se, boost_se = 0.0, np.zeros(n_max)
     try:
         for t in order:

@@ -33,7 +33,7 @@ from onlineboost import BoOCO, losses, sets
 
 # Every BoOCO in this module is built from PAPER_KW plus the case's own parameters, so that an
 # option added later (e.g. an aggregate over the stages) can be switched off here in one place.
-PAPER_KW: dict = {}
+PAPER_KW: dict = {"aggregate": False}  # pure Algorithm 1: no online aggregate over the stages
 
 
 # -- the decision sets, written out (no onlineboost code) -------------------------------------

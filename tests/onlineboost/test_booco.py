@@ -103,8 +103,8 @@ def test_stacked_and_looped_copies_agree():
 def test_staged_predictions_equal_smaller_boosters():
     rng = np.random.default_rng(3)
     big = BoOCO(learners.OnlineRidge(), n_learners=4, gamma=0.5, step_size=0.3, delta=0.1)
-    small = [BoOCO(learners.OnlineRidge(), n_learners=k, gamma=0.5, step_size=0.3, delta=0.1)
-             for k in range(1, 5)]
+    small = [BoOCO(learners.OnlineRidge(), n_learners=k, gamma=0.5, step_size=0.3, delta=0.1,
+                   aggregate=False) for k in range(1, 5)]
     for x in random_stream(100, 3, rng):
         staged = big.staged_predict_one(x)
         np.testing.assert_allclose(staged, [m.predict_one(x) for m in small], atol=1e-10)
@@ -243,3 +243,111 @@ def test_average_regret_against_the_generating_combination_falls():
     regret = np.cumsum(_progressive_losses(model, pairs))  # minus sum of zeros
     averages = regret[[499, 999, 1999, 3999]] / np.array([500, 1000, 2000, 4000])
     assert np.all(np.diff(averages) < 0), averages
+
+
+# -- hostile input (issue 14, items 11-16) ------------------------------------------------------
+
+
+def _trained(model, n=30, y=0.3):
+    rng = np.random.default_rng(11)
+    for x in random_stream(n, 2, rng):
+        model.learn_one(x, y)
+    return model
+
+
+@pytest.mark.parametrize("value", [10**400, 1j, None, "1.5", b"1", True, np.bool_(True),
+                                   "decimal", [1.0, 2.0], float("nan")])
+@pytest.mark.parametrize("where", ["x", "y"])
+def test_non_real_values_are_refused_naming_the_argument(value, where):
+    import decimal
+
+    if value == "decimal":
+        value = decimal.Decimal("1.5")
+    for model in (BoOCO(n_learners=3), BoOCO(learners.LinearOGD(), n_learners=3,
+                                            decision_set=sets.Interval(-1, 1))):
+        _trained(model)
+        before = pickle.dumps(model)
+        x, y = {"c0": 0.5, "c1": 0.1}, 0.2
+        if where == "x":
+            x = {"c0": value, "c1": 0.1}
+            with pytest.raises(ValueError, match=r"x\['c0'\]"):
+                model.predict_one(x)
+        else:
+            y = value
+        with pytest.raises(ValueError, match=r"x\['c0'\]" if where == "x" else "y"):
+            model.learn_one(x, y)
+        assert pickle.dumps(model) == before
+
+
+@pytest.mark.parametrize("loss", [losses.Absolute(), losses.Huber(1.0), losses.Squared()])
+def test_wrong_shaped_y_is_refused_before_kappa_moves(loss):
+    model = _trained(BoOCO(learners.LinearOGD(), n_learners=3, loss=loss,
+                           decision_set=sets.Interval(-1, 1)))
+    before = pickle.dumps(model)
+    with pytest.raises(ValueError, match="y"):
+        model.learn_one({"c0": 1.0, "c1": 0.0}, [50.0, 0.0, 0.0, 0.0])
+    assert pickle.dumps(model) == before
+
+
+@pytest.mark.parametrize("loss", [losses.Absolute(), losses.Squared(), losses.Huber()])
+def test_ball_refuses_a_two_dimensional_y(loss):
+    model = BoOCO(learners.LinearOGD(), n_learners=2, loss=loss,
+                  decision_set=sets.Ball([0.0, 0.0, 0.0], 1.0))
+    model.learn_one({"a": 1.0}, [0.1, 0.2, 0.3])  # a point of R^3 is fine
+    before = pickle.dumps(model)
+    with pytest.raises(ValueError, match="y"):
+        model.learn_one({"a": 1.0}, [[0.1, 0.2, 0.3], [0.1, 0.2, 0.3]])
+    assert pickle.dumps(model) == before
+
+
+@pytest.mark.parametrize("K", [sets.Simplex(3), sets.CappedSimplex(3, 0.5),
+                               sets.Ball([0.0, 0.0, 0.0], 1.0)])
+def test_huge_context_gives_a_finite_action_in_K(K):
+    model = BoOCO(learners.LinearOGD(), n_learners=3, decision_set=K, loss=losses.Linear())
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        model.learn_one({"a": float(rng.normal())}, rng.normal(size=3))
+    for v in (1e20, -1e20, 1e300, -1.7e308):
+        a = model.predict_one({"a": v})
+        assert np.all(np.isfinite(a)) and K.contains(a, atol=1e-9)
+        model.learn_one({"a": v}, rng.normal(size=3))
+        assert np.all(np.isfinite(model.predict_one({"a": 0.5})))
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"learner": "ridge"}, "learner"),
+    ({"learner": 3}, "learner"),
+    ({"n_learners": True}, "n_learners"),
+    ({"n_learners": 2.7}, "n_learners"),
+    ({"n_learners": np.bool_(True)}, "n_learners"),
+    ({"gamma": True}, "gamma"),
+    ({"gamma": 1e-300}, "gamma"),
+    ({"delta": True}, "delta"),
+    ({"delta": 1e-300}, "delta"),
+    ({"kappa": True}, "kappa"),
+    ({"kappa": 1e300}, "kappa"),
+    ({"lam": True}, "lam"),
+    ({"step_size": True}, "step_size"),
+    ({"step_size": 1e-200}, "step_size"),
+    ({"step_size": [0.5, 1e-200]}, "step_size"),
+    ({"step_size": [0.5, 0.5, 0.5]}, "step_size"),
+    ({"seed": "abc"}, "seed"),
+    ({"seed": -1}, "seed"),
+    ({"seed": 1.5}, "seed"),
+    ({"seed": True}, "seed"),
+    ({"aggregate": 1}, "aggregate"),
+])
+def test_constructor_refuses_broken_parameters(kwargs, match):
+    kwargs = {"n_learners": 2, **kwargs}
+    with pytest.raises(ValueError, match=match):
+        BoOCO(**kwargs)
+
+
+def test_tiny_step_with_a_regressor_is_refused_not_broken():
+    """step_size=1e-200 used to be accepted and overflow the reduction's targets (gamma/eta)."""
+    with pytest.raises(ValueError, match="step_size"):
+        BoOCO(learners.TinyMLP(), step_size=1e-200)
+    with pytest.raises(ValueError, match="step_size"):
+        BoOCO(learners.TinyMLP(), step_size=1e-9)
+    with pytest.raises(ValueError, match="lam"):
+        BoOCO(learners.TinyMLP(), lam=1e-9)

@@ -148,3 +148,59 @@ def test_bad_points_raise(bad):
         K.project(bad)
     with pytest.raises(ValueError, match="x"):
         K.distance(bad)
+
+
+# -- every finite input, up to the largest double (issue 14, item 11) ---------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+HUGE_SETS = [sets.Simplex(3), sets.Simplex(5), sets.CappedSimplex(4, 0.3),
+             sets.CappedSimplex(3, 0.5), sets.CappedSimplex(5, 0.2), sets.Ball([0.0, 0.0], 1.0),
+             sets.Ball([1.0, -2.0, 0.5], 3.0), sets.Box([0.0, -1.0], [1.0, 1.0]),
+             sets.Interval(-2.0, 5.0)]
+finite = st.floats(allow_nan=False, allow_infinity=False)  # every magnitude up to 1.8e308
+magnitudes = st.sampled_from([0.0, 1.0, -1.0, 1e16, -1e16, 1e300, -1e300, 1.7976931348623157e308,
+                              -1.7976931348623157e308, 5e-324])
+
+
+@pytest.mark.parametrize("K", HUGE_SETS, ids=repr)
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_projection_of_any_finite_point_is_finite_and_in_K(K, data):
+    x = np.array(data.draw(st.lists(st.one_of(finite, magnitudes), min_size=K.dim,
+                                    max_size=K.dim)), dtype=np.float64)
+    p = K.project(x)
+    assert np.all(np.isfinite(p))
+    assert K.contains(p, atol=1e-9)
+    np.testing.assert_allclose(K.project(p), p, atol=1e-9 * max(1.0, K.diameter))
+
+
+@pytest.mark.parametrize("x, expected", [
+    ([1e16, 0.0, 0.0], [1.0, 0.0, 0.0]),
+    ([1e308, -1e308, 0.0], [1.0, 0.0, 0.0]),
+    ([1.7e308, 1.7e308, -1.7e308], [0.5, 0.5, 0.0]),
+    ([1e16 + 2.0, 1e16, 0.0], [1.0, 0.0, 0.0]),  # 1e16 + 2 - 1e16 = 2 > 1: the first only
+])
+def test_simplex_projection_of_huge_points_is_exact(x, expected):
+    np.testing.assert_allclose(sets.Simplex(3).project(x), expected, atol=1e-15)
+
+
+def test_capped_simplex_and_ball_at_1e300():
+    np.testing.assert_allclose(sets.CappedSimplex(4, 0.3).project([1e300, 0.0, 0.0, 0.0]),
+                               [0.3, 0.7 / 3, 0.7 / 3, 0.7 / 3], atol=1e-12)
+    np.testing.assert_allclose(sets.CappedSimplex(3, 0.5).project([1e308, 1e308, -1e308]),
+                               [0.5, 0.5, 0.0], atol=1e-15)
+    np.testing.assert_allclose(sets.Ball([0.0, 0.0], 2.0).project([1e300, -1e300]),
+                               [np.sqrt(2.0), -np.sqrt(2.0)], rtol=1e-12)
+
+
+def test_public_bounds_and_unchecked_projection():
+    K = sets.Box([0.0, -1.0], [1.0, 2.0])
+    np.testing.assert_array_equal(K.lower, [0.0, -1.0])
+    np.testing.assert_array_equal(K.upper, [1.0, 2.0])
+    with pytest.raises(ValueError):
+        K.lower[0] = 5.0  # read-only: the set cannot be changed through it
+    assert sets.Interval(-1, 3).bounds == (-1.0, 3.0)
+    x = np.array([[2.0, 5.0], [-1.0, 0.0]])
+    np.testing.assert_array_equal(K.project_unchecked(x), K.project(x))

@@ -1,0 +1,207 @@
+"""The stacked online tree: stacked = looped copies, splits = brute force, learning, bad input."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+import learners
+from learners.tree import _MIN_SIDE
+from onlineboost import BoOCO, sets
+from streams import StumpMixture
+
+SETS = [sets.Interval(-1.0, 1.0), sets.Box([0.0, -1.0], [2.0, 1.0]), sets.Simplex(3)]
+
+
+def _contexts(T, seed, p=4):
+    """Contexts whose features appear over time and go missing at random."""
+    rng = np.random.default_rng(seed)
+    for t in range(T):
+        x = {f"f{j}": float(rng.normal()) for j in range(p) if t >= 7 * j and rng.random() < 0.9}
+        yield x, rng
+
+
+@pytest.mark.parametrize("K", SETS, ids=lambda K: type(K).__name__)
+def test_stacked_tree_equals_looped_single_copies(K):
+    # a stack that mixed copies' statistics (a wrong row index in a scatter-add, histograms
+    # shared across copies) would drift from the copy driven alone
+    proto = learners.OnlineTree(K, lam=0.5, max_depth=3, n_bins=6, warmup=10, grace_period=7)
+    n = 4
+    stack = proto.stack(n, [1, 2, 3, 4])
+    loop = [proto.clone() for _ in range(n)]
+    for x, rng in _contexts(600, seed=3):
+        P = stack.predict(x)
+        assert P.shape == (n, K.dim)
+        for i in range(n):
+            np.testing.assert_allclose(P[i], loop[i].predict_one(x), rtol=0, atol=1e-12)
+        # a different, feature-dependent gradient for every copy, so the trees differ
+        G = rng.normal(scale=0.3, size=(n, K.dim)) + np.sign(x.get("f0", 0.0)) * np.arange(
+            1, n + 1)[:, None] * np.linspace(1, -1, K.dim)
+        stack.learn(x, G)
+        for i in range(n):
+            loop[i].learn_one(x, G[i])
+    leaves = stack.n_leaves()
+    assert leaves.max() > 1  # the trees did grow
+    assert list(leaves) == [m.n_leaves for m in loop]
+
+
+def test_stacked_regressor_equals_looped_single_copies():
+    proto = learners.OnlineTreeRegressor(max_depth=2, n_bins=5, warmup=8, grace_period=6)
+    n = 3
+    stack = proto.stack(n)
+    loop = [proto.clone() for _ in range(n)]
+    for x, rng in _contexts(400, seed=5):
+        np.testing.assert_allclose(stack.predict(x), [m.predict_one(x) for m in loop],
+                                   rtol=0, atol=1e-12)
+        y = (x.get("f1", 0.0) > 0.3) * np.array([1.0, -2.0, 0.5]) + rng.normal(0, 0.1, n)
+        stack.learn(x, y)
+        for i in range(n):
+            loop[i].learn_one(x, y[i])
+    assert stack.n_leaves().min() > 1
+
+
+def _brute_force_split(X, y, thresholds):
+    """Best (gain, feature, threshold) over every candidate, by direct partition."""
+    best = (-np.inf, None, None)
+    sse0 = ((y - y.mean()) ** 2).sum()
+    for j in range(X.shape[1]):
+        for theta in thresholds[j]:
+            left = X[:, j] <= theta
+            if left.sum() < _MIN_SIDE or (~left).sum() < _MIN_SIDE:
+                continue
+            sse = ((y[left] - y[left].mean()) ** 2).sum() + ((y[~left] - y[~left].mean()) ** 2
+                                                               ).sum()
+            if sse0 - sse > best[0] + 1e-9:
+                best = (sse0 - sse, j, theta)
+    return best
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_first_split_equals_brute_force(seed):
+    # the root's split must be the exact best among its candidates over the samples it binned
+    # (an off-by-one in the bin <-> threshold convention, or cumulative sums on the wrong side,
+    # picks a neighbouring threshold)
+    rng = np.random.default_rng(seed)
+    warmup, grace, T = 20, 60, 60
+    X = rng.uniform(size=(T, 3))
+    y = np.where(X[:, 1] > 0.37 + 0.1 * seed, 1.0, -1.0) + 0.3 * X[:, 2] + rng.normal(0, .2, T)
+    reg = learners.OnlineTreeRegressor(max_depth=1, n_bins=8, warmup=warmup,
+                                       grace_period=grace, split_confidence=0.5)
+    for row, target in zip(X[:grace], y[:grace]):
+        reg.learn_one({"a": row[0], "b": row[1], "c": row[2]}, float(target))
+    core = reg._stack._core
+    thresholds = [core._thr[j][np.isfinite(core._thr[j])] for j in range(3)]
+    # the histograms hold the samples after the warm-up, the first check is at grace_period
+    gain, j, theta = _brute_force_split(X[warmup:grace], y[warmup:grace], thresholds)
+    assert core._feat[0, 0] == j
+    assert core._thr[j, core._split[0, 0]] == pytest.approx(theta)
+    # the children start from the parent's side means, known exactly
+    left = X[warmup:grace, j] <= theta
+    np.testing.assert_allclose(core._leaf_n[0, 1:3], [left.sum(), (~left).sum()])
+    np.testing.assert_allclose(core._leaf_s[0, 1, 0], y[warmup:grace][left].sum())
+
+
+@pytest.mark.parametrize("K", SETS, ids=lambda K: type(K).__name__)
+def test_predictions_stay_in_K_for_any_gradients(K):
+    rng = np.random.default_rng(0)
+    stack = learners.OnlineTree(K, lam=0.01, max_depth=2, warmup=5, grace_period=5).stack(3)
+    for t in range(300):
+        x = {"a": float(rng.normal(scale=10.0 ** rng.integers(-3, 6))), "b": float(t % 3)}
+        P = stack.predict(x)
+        assert np.all(np.isfinite(P)) and np.all(K.contains(P))
+        stack.learn(x, rng.normal(scale=10.0 ** rng.integers(-3, 4), size=(3, K.dim)))
+    for x in ({"a": 1e300}, {"a": -1e300, "b": 1e-300}, {}, {"new": 5.0}):
+        P = stack.predict(x)
+        assert np.all(np.isfinite(P)) and np.all(K.contains(P))
+
+
+def _mse(model, data):
+    errors = []
+    for x, y in data:
+        errors.append((model.predict_one(x) - y) ** 2)
+        model.learn_one(x, y)
+    return float(np.mean(errors[len(errors) // 2:]))
+
+
+def test_tree_learns_a_tree_shaped_stream():
+    # y depends on two features through a depth-2 tree; a learner that never splits (or
+    # predicts the leaf means of the wrong side) stays at the variance of y
+    rng = np.random.default_rng(4)
+    data = []
+    for _ in range(3000):
+        x = {f"x{j}": float(rng.uniform()) for j in range(4)}
+        y = (2.0 if x["x0"] > 0.5 else -1.0) + (1.0 if x["x2"] > 0.3 else 0.0)
+        data.append((x, y + float(rng.normal(0, 0.1))))
+    variance = float(np.var([y for _, y in data[1500:]]))
+    mse = _mse(learners.OnlineTreeRegressor(max_depth=2), data)
+    assert mse < 0.05 * variance
+
+
+def test_boosted_trees_beat_one_tree_on_a_stump_mixture():
+    # a sum of five stumps is additive: depth-2 trees boosted should beat one depth-2 tree
+    data = list(StumpMixture(n_features=5, n_stumps=5, noise=0.1, seed=1).take(4000))
+
+    def booster(n):
+        return BoOCO(learners.OnlineTree(max_depth=2), n_learners=n, gamma=0.02,
+                     step_size=0.01, delta=0.01)
+
+    one, ten = _mse(booster(1), data), _mse(booster(10), data)
+    assert ten < 0.7 * one
+
+
+@pytest.mark.parametrize("bad", [{"a": float("nan")}, {"a": float("inf")}, {"a": "1.0"},
+                                 {"a": None}, [1.0]])
+def test_bad_x_raises_naming_x_and_leaves_state_unchanged(bad):
+    model = learners.OnlineTree(max_depth=2, warmup=5, grace_period=5)
+    for t in range(30):
+        model.learn_one({"a": float(t % 7), "b": 1.0}, np.array([float(t % 7 > 3) - 0.5]))
+    before = pickle.dumps(model)
+    with pytest.raises(ValueError, match="x"):
+        model.learn_one(bad, np.array([0.1]))
+    with pytest.raises(ValueError, match="x"):
+        model.predict_one(bad)
+    assert pickle.dumps(model) == before
+
+
+def test_bad_gradient_raises_and_leaves_state_unchanged():
+    stack = learners.OnlineTree(sets.Simplex(3)).stack(2)
+    stack.learn({"a": 1.0}, np.ones((2, 3)))
+    before = pickle.dumps(stack)
+    for G in (np.ones((2, 2)), np.ones((3, 3)), np.full((2, 3), np.nan), np.full((2, 3), 1e308)):
+        with pytest.raises(ValueError, match="g"):  # 1e308: its leaf sums would overflow
+            stack.learn({"a": 1.0, "new": 2.0}, G)
+    assert pickle.dumps(stack) == before
+
+
+def test_pickle_roundtrip_continues_identically():
+    model = learners.OnlineTreeRegressor(max_depth=2, warmup=5, grace_period=5)
+    data = list(StumpMixture(n_features=3, seed=2).take(400))
+    for x, y in data[:200]:
+        model.learn_one(x, y)
+    twin = pickle.loads(pickle.dumps(model))
+    for x, y in data[200:]:
+        assert twin.predict_one(x) == model.predict_one(x)
+        model.learn_one(x, y)
+        twin.learn_one(x, y)
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"max_depth": 0}, "max_depth"), ({"n_bins": 1}, "n_bins"), ({"warmup": 0}, "warmup"),
+    ({"grace_period": True}, "grace_period"), ({"split_confidence": 0.0}, "split_confidence"),
+    ({"max_features": 0}, "max_features"), ({"lam": -1.0}, "lam"),
+    ({"decision_set": "simplex"}, "decision_set"),
+])
+def test_constructor_rejects_bad_parameters(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        learners.OnlineTree(**kwargs)
+
+
+def test_state_is_bounded_under_ever_new_feature_names():
+    model = learners.OnlineTreeRegressor(max_depth=2, warmup=5, grace_period=5, max_features=20)
+    for t in range(200):
+        model.learn_one({f"f{t}": 1.0, "a": float(t % 5)}, float(t % 5 > 2))
+    core = model._stack._core
+    assert len(core._index) == 20 and core._cap == 20
+    assert model.predict_one({"a": 4.0}) == pytest.approx(1.0, abs=0.05)
