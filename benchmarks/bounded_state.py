@@ -22,11 +22,12 @@ from benchmarks import report
 
 
 def _learners():
+    """name -> (factory, its default cap on feature names)."""
     return {
-        "LinearOGD": lambda: learners.LinearOGD(),
-        "OnlineRidge": lambda: learners.OnlineRidge(),
-        "OnlineStump": lambda: learners.OnlineStump(),
-        "OnlineTreeRegressor": lambda: learners.OnlineTreeRegressor(),
+        "LinearOGD": (lambda: learners.LinearOGD(), 10_000),
+        "OnlineRidge": (lambda: learners.OnlineRidge(), 1_000),
+        "OnlineStump": (lambda: learners.OnlineStump(), 1_000),
+        "OnlineTreeRegressor": (lambda: learners.OnlineTreeRegressor(), 1_000),
     }
 
 
@@ -41,9 +42,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args(argv)
-    marks = [500, 1000, 2000] if args.quick else [1000, 2000, 5000, 10000, 12000, 14000]
+    fractions = (0.5, 1.0, 1.5, 2.0)  # of each learner's cap
     rows = {}
-    for name, make in _learners().items():
+    for name, (make, cap) in _learners().items():
+        cap = cap // 10 if args.quick else cap
+        marks = [int(f * cap) for f in fractions]
         model = make()
         cells, done, start = [], 0, time.perf_counter()
         for t, (x, y) in enumerate(_records(marks[-1]), 1):
@@ -54,8 +57,8 @@ def main(argv=None):
                 model.learn_one(x, y)
             if t in marks:
                 rate = (t - done) / (time.perf_counter() - start)
-                cells.append((len(pickle.dumps(model)) / 1e6, rate))
-                print(f"{name:20s} {t:6d} records {cells[-1][0]:8.2f} MB {rate:8.0f}/s",
+                cells.append((t, len(pickle.dumps(model)) / 1e6, rate))
+                print(f"{name:20s} {t:6d} records {cells[-1][1]:8.2f} MB {rate:8.0f}/s",
                       flush=True)
                 done, start = t, time.perf_counter()
         rows[name] = cells
@@ -65,16 +68,16 @@ def main(argv=None):
         f"`python -m benchmarks.bounded_state{' --quick' if args.quick else ''}` "
         f"({report.machine()}). Every record brings a new feature name; each learner keeps at "
         "most its default `max_features` names (LinearOGD: 10,000; OnlineRidge, OnlineStump, "
-        "OnlineTreeRegressor: 1,000) and ignores later new names as absent. Pickled state (MB) "
-        "after each number of records / records per second within the window since the "
-        "previous column.",
+        "OnlineTreeRegressor: 1,000) and ignores later new names as absent. Each cell: "
+        "records so far (half the cap, the cap, 1.5 and 2 times it), the pickled state then "
+        "and the records per second within the window since the previous cell.",
         "",
-        "| learner | " + " | ".join(f"{m:,}" for m in marks) + " |",
-        "|---|" + "---:|" * len(marks),
+        "| learner | " + " | ".join(f"{f:g} x cap" for f in fractions) + " |",
+        "|---|" + "---:|" * len(fractions),
     ]
     for name, cells in rows.items():
-        lines.append(f"| {name} | " + " | ".join(f"{mb:.2f} MB / {rate:,.0f}/s"
-                                               for mb, rate in cells) + " |")
+        lines.append(f"| {name} | " + " | ".join(f"{t:,}: {mb:.2f} MB, {rate:,.0f}/s"
+                                               for t, mb, rate in cells) + " |")
     report.write_section("bounded_state", "\n".join(lines))
 
 

@@ -28,6 +28,8 @@ __all__ = ["OnlineTree", "OnlineTreeRegressor", "TreeRegressorStack", "TreeStack
 _MIN_SIDE = 5  # a candidate split leaves at least this many samples on each side
 # largest target magnitude learnt: sums of squares over any stream stay finite below it
 _MAX_TARGET = 1e100
+# largest squared feature norm a linear leaf learns from (W x and its errors stay finite)
+_MAX_NORM2 = 1e100
 
 
 def _check_magnitude(Y: np.ndarray, what: str) -> None:
@@ -192,9 +194,15 @@ class _TreeCore:
                         self.origin)
 
     def _linear_part(self, at: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """W x for each copy's leaf, clipped to the target range +-1e100 (0 where a huge x
+        makes it overflow)."""
         p = len(v)
         W = self._W.reshape(-1, self._cap, self.dim)[at, :p]  # (n, p, d)
-        return np.einsum("npd,p->nd", W, v)
+        with np.errstate(over="ignore", invalid="ignore"):
+            part = np.einsum("npd,p->nd", W, v)
+        if not np.isfinite(part).all():
+            part = np.where(np.isfinite(part), part, 0.0)
+        return np.minimum(np.maximum(part, -_MAX_TARGET), _MAX_TARGET)
 
     def values(self, x: dict) -> np.ndarray:
         """Each copy's leaf value for `x`, shape `(n, d)`."""
@@ -222,8 +230,11 @@ class _TreeCore:
         p, d = len(v), self.dim
         # linear leaves: errors of both leaf predictions, then one normalised LMS step on the
         # residual of the linear one (Widrow-Hoff, step leaf_lr / (1 + |v|^2): stable for
-        # leaf_lr < 2 whatever the feature scale)
-        if self._linear and p:
+        # leaf_lr < 2 whatever the feature scale); a sample with |v|^2 beyond _MAX_NORM2 (up
+        # to 1e308 per feature is accepted) leaves the linear parts alone
+        with np.errstate(over="ignore"):
+            vv = float(v @ v) if p else 0.0
+        if self._linear and p and vv <= _MAX_NORM2:
             mean = self._means(at)
             W_flat = self._W.reshape(-1, self._cap, d)
             resid = Y - mean - np.einsum("npd,p->nd", W_flat[at, :p], v)
@@ -231,7 +242,7 @@ class _TreeCore:
             err = self._err.reshape(-1, 2)
             err[at, 0] += np.einsum("nd,nd->n", e_mean, e_mean)
             err[at, 1] += np.einsum("nd,nd->n", resid, resid)
-            step = self.leaf_lr / (1.0 + float(v @ v))
+            step = self.leaf_lr / (1.0 + vv)
             W_flat[at, :p] += (step * resid)[:, None, :] * v[None, :, None]
         # leaf statistics
         self._leaf_n.reshape(-1)[at] += 1.0
@@ -387,12 +398,21 @@ class TreeStack:
                                int(max_features), leaf_model, float(leaf_lr))
         self._interval = ((float(K._lo[0]), float(K._hi[0]))
                           if isinstance(K, sets.Box) and K.dim == 1 else None)
+        self._R = 1e6 * max(float(K.diameter), 1.0)
 
     def predict(self, x: dict) -> np.ndarray:
-        """The $n$ points $\\Pi_K(\\text{leaf mean of } \\mu - g/\\lambda)$, shape `(n, d)`."""
+        """The $n$ points $\\Pi_K(\\text{leaf value})$, shape `(n, d)`."""
         a = self._core.values(x)
         if self._interval is not None:
             return np.minimum(np.maximum(a, self._interval[0]), self._interval[1])
+        # a leaf value farther than R from mu is first pulled back along its ray to distance R
+        # (R = 1e6 max(D, 1)): its projection moves by O(D^2 / R), and projections of huge
+        # points lose every digit (issue 14, item 11)
+        z = a - self._mu
+        r2 = np.einsum("nd,nd->n", z, z)
+        if r2.max() > self._R**2:
+            shrink = np.minimum(1.0, self._R / np.sqrt(np.maximum(r2, 1e-300)))
+            a = self._mu + z * shrink[:, None]
         return self.decision_set._project(a)
 
     def learn(self, x: dict, G) -> None:

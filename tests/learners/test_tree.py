@@ -223,3 +223,24 @@ def test_state_is_bounded_under_ever_new_feature_names():
     core = model._stack._core
     assert len(core._index) == 20 and core._cap == 20
     assert model.predict_one({"a": 4.0}) == pytest.approx(1.0, abs=0.05)
+
+
+@pytest.mark.parametrize("K", SETS, ids=lambda K: type(K).__name__)
+def test_features_up_to_the_largest_double_keep_answers_and_state_finite(K):
+    # x = +-1e308 overflows |x|^2 and W x: a linear leaf that stepped on it would hold NaN
+    # forever after, and a projection of a huge leaf value leaves K
+    import warnings
+
+    rng = np.random.default_rng(0)
+    stack = learners.OnlineTree(K, warmup=5, grace_period=5).stack(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for t in range(300):
+            big = float(rng.choice([1e308, -1e308, 1e-308, 0.0, rng.normal()]))
+            x = {"a": big, "b": float(rng.normal()), "c": float(t % 4)}
+            P = stack.predict(x)
+            assert np.all(np.isfinite(P)) and np.all(K.contains(P))
+            stack.learn(x, rng.normal(size=(3, K.dim)) + (x["c"] - 1.5))
+    core = stack._core
+    assert np.isfinite(core._W).all() and np.isfinite(core._err).all()
+    assert np.isfinite(core._leaf_s).all() and stack.n_leaves().max() > 1
