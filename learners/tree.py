@@ -61,7 +61,10 @@ class _TreeCore:
     River's Hoeffding trees wait for a Hoeffding bound on the best-to-second-best merit ratio
     instead; this test splits as soon as the best split is real, which a weak learner that is
     boosted (and whose residual targets shrink) needs. The children start with the parent's
-    side count and sum (known exactly from the histogram) and fresh histograms.
+    side count and sum (known exactly from the histogram) and fresh histograms. Known limits:
+    the test says that a split is real, not that its place is the best one (an early split
+    may land one candidate off), and the candidate thresholds never move (a feature that
+    drifts out of its warm-up range falls in its end bins).
 
     **Leaves.** A leaf predicts the mean target $m$ of its samples (`origin` before any),
     and, unless `leaf_model="mean"`, also keeps a linear correction $m + W^\top x$ whose
@@ -421,7 +424,8 @@ class TreeStack:
         core = self._core
         v, new = core._index.read(x)
         G = check_targets(G, (self.n, core.dim), "g")
-        Y = self._mu - G / self.lam
+        with np.errstate(over="ignore"):
+            Y = self._mu - G / self.lam
         _check_magnitude(Y, "the target mu - g / lam")
         core.update(x, Y, new, v)
 
