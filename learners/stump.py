@@ -7,7 +7,6 @@ import numbers
 import numpy as np
 
 from ._features import (
-    MAX_FEATURES,
     FeatureIndex,
     check_max_features,
     check_stack,
@@ -70,7 +69,7 @@ class StumpStack:
     """
 
     def __init__(self, n: int, n_bins: int = 32, warmup: int = 64,
-                 max_features: int = MAX_FEATURES):
+                 max_features: int = 1_000):
         check_stack(n, None)
         self.n = int(n)
         self.n_bins = int(n_bins)
@@ -190,8 +189,11 @@ class OnlineStump(OneCopyRegressor):
         Number of values of a feature used to place its thresholds ($\ge 1$).
     max_features
         At most this many feature names are kept; once full, a new name is ignored as if
-        absent (`learners._features.FeatureIndex`), so the state ($n_\text{bins}$ floats a
-        feature) stays bounded when every record brings a new name.
+        absent (`learners._features.FeatureIndex`), so the state and the cost of a step
+        (both $n_\text{bins}$ floats a feature) stay bounded when every record brings a new
+        name. The default, 1,000, keeps a step under $3 \cdot 10^4$ bin sums (the rule for
+        every learner whose step costs more than a few floats a feature; `LinearOGD` keeps
+        `FeatureIndex`'s 10,000).
 
     Attributes
     ----------
@@ -211,7 +213,7 @@ class OnlineStump(OneCopyRegressor):
     ('x0', 0.8065..., 1.0, -0.8809...)
     """
 
-    def __init__(self, n_bins: int = 32, warmup: int = 64, max_features: int = MAX_FEATURES):
+    def __init__(self, n_bins: int = 32, warmup: int = 64, max_features: int = 1_000):
         for name, value, low in (("n_bins", n_bins, 2), ("warmup", warmup, 1)):
             if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
                 raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")

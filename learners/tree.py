@@ -28,6 +28,8 @@ __all__ = ["OnlineTree", "OnlineTreeRegressor", "TreeRegressorStack", "TreeStack
 _MIN_SIDE = 5  # a candidate split leaves at least this many samples on each side
 # largest target magnitude learnt: sums of squares over any stream stay finite below it
 _MAX_TARGET = 1e100
+# largest squared feature norm a linear leaf learns from (W x and its errors stay finite)
+_MAX_NORM2 = 1e100
 
 
 def _check_magnitude(Y: np.ndarray, what: str) -> None:
@@ -59,16 +61,28 @@ class _TreeCore:
     River's Hoeffding trees wait for a Hoeffding bound on the best-to-second-best merit ratio
     instead; this test splits as soon as the best split is real, which a weak learner that is
     boosted (and whose residual targets shrink) needs. The children start with the parent's
-    side count and sum (known exactly from the histogram) and fresh histograms.
+    side count and sum (known exactly from the histogram) and fresh histograms. Known limits:
+    the test says that a split is real, not that its place is the best one (an early split
+    may land one candidate off), and the candidate thresholds never move (a feature that
+    drifts out of its warm-up range falls in its end bins).
 
-    **Prediction**: the mean target of the sample's leaf (`origin` before any sample).
+    **Leaves.** A leaf predicts the mean target $m$ of its samples (`origin` before any),
+    and, unless `leaf_model="mean"`, also keeps a linear correction $m + W^\top x$ whose
+    weights take one normalised LMS step a sample on its residual $e = y - m - W^\top x$,
+    $W \leftarrow W + \frac{\text{leaf\_lr}}{1 + \|x\|^2}\, x\, e^\top$ (Widrow-Hoff:
+    stable for `leaf_lr` < 2 whatever the feature scale). `"adaptive"` plays whichever of the
+    two has the smaller squared error on the samples the leaf received (river's Hoeffding
+    trees' `leaf_prediction="adaptive"`), `"linear"` always the corrected one. Children start
+    from their parent's weights.
 
     Only leaves above the maximum depth hold histograms, at most $2^{D-1}$ of them a copy:
-    the state is `n * (2^(D-1) + 1) * p * (n_bins + 1) * (d + 1)` floats for $p$ features.
+    the state is `n * (2^(D-1) + 1) * p * (n_bins + 1) * (d + 1)` floats for $p$ features,
+    plus `n * (2^(D+1) - 1) * p * d` linear weights.
     """
 
     def __init__(self, n: int, dim: int, origin, max_depth: int, n_bins: int, warmup: int,
-                 grace_period: int, split_confidence: float, max_features: int):
+                 grace_period: int, split_confidence: float, max_features: int,
+                 leaf_model: str = "adaptive", leaf_lr: float = 0.1):
         self.n = n
         self.dim = dim
         self.origin = np.asarray(origin, dtype=np.float64).reshape(dim)
@@ -77,13 +91,19 @@ class _TreeCore:
         self.warmup = warmup
         self.grace_period = grace_period
         self.split_confidence = split_confidence
+        self.leaf_model = leaf_model
+        self.leaf_lr = leaf_lr
+        self._linear = leaf_model != "mean"
         self._index = FeatureIndex(max_features)
         D, B = max_depth, n_bins
-        M = 2 ** (D + 1) - 1  # node slots of the complete tree
+        self._M = M = 2 ** (D + 1) - 1  # node slots of the complete tree
         self._S = 2 ** (D - 1)  # histogram slots (leaves that may still split); slot S: trash
         self._depth = np.floor(np.log2(np.arange(M) + 1)).astype(np.intp)  # (M,)
         self._rows = np.arange(n)
+        self._row_nodes = self._rows * M  # flat offset of each copy's nodes
+        self._row_slots = self._rows * (self._S + 1)  # flat offset of each copy's slots
         self._cap = 0  # feature columns allocated
+        self._n_ready = 0  # features whose thresholds are fixed
         self._thr = np.full((0, B - 1), np.inf)  # (cap, B - 1) thresholds, +inf padded
         self._ready = np.zeros(0, dtype=bool)  # (cap,) thresholds fixed
         self._warm = np.zeros((0, warmup))  # (cap, warmup) warm-up values
@@ -93,14 +113,16 @@ class _TreeCore:
         self._feat = np.full((n, M), -1, dtype=np.intp)  # split feature, -1: leaf
         self._split = np.zeros((n, M), dtype=np.intp)  # split bin k: left iff bin <= k
         self._slot = np.full((n, M), self._S, dtype=np.intp)  # histogram slot of a leaf
-        self._slot[:, 0] = 0 if D > 0 else self._S
+        self._slot[:, 0] = 0
         self._n_slots = np.ones(n, dtype=np.intp)  # slots handed out
-        self._leaf_n = np.zeros((n, M))  # count behind the leaf value (with the parent's side)
-        self._leaf_s = np.zeros((n, M, dim))  # target sum behind the leaf value
+        self._leaf_n = np.zeros((n, M))  # count behind the leaf mean (with the parent's side)
+        self._leaf_s = np.zeros((n, M, dim))  # target sum behind the leaf mean
         self._seen = np.zeros((n, M), dtype=np.intp)  # samples since the leaf was created
         self._seen_s = np.zeros((n, M, dim))
         self._seen_q = np.zeros((n, M))  # sum of squared target norms since created
-        self._cache = None  # (x, vector, bins, leaves) of the last predict, until a learn
+        self._W = np.zeros((n, M, 0, dim))  # (n, M, cap, d) linear leaf weights
+        self._err = np.zeros((n, M, 2))  # squared errors of the mean / linear leaf, since created
+        self._cache = None  # (x, vector, bins, flat leaves) of the last predict, until a learn
 
     def __getstate__(self):  # the routing cache is derived, not state
         state = self.__dict__.copy()
@@ -123,48 +145,79 @@ class _TreeCore:
         pad = np.zeros(self._hist_n.shape[:2] + (m, B + 1))
         self._hist_n = np.concatenate([self._hist_n, pad], axis=2)
         self._hist_s = np.concatenate([self._hist_s, np.zeros(pad.shape + (self.dim,))], axis=2)
+        if self._linear:
+            self._W = np.concatenate([self._W, np.zeros((self.n, self._M, m, self.dim))],
+                                     axis=2)
         self._cap = cap
 
     def _bins(self, v: np.ndarray) -> np.ndarray:
         p = len(v)
+        if not self._n_ready:
+            return np.full(p, self.n_bins)
         b = np.count_nonzero(self._thr[:p] < v[:, None], axis=1)
+        if self._n_ready == p:
+            return b
         return np.where(self._ready[:p], b, self.n_bins)  # warming features: the trash bin
 
     def _route(self, b: np.ndarray) -> np.ndarray:
-        """Each copy's leaf for a sample with bins `b`, shape `(n,)`."""
-        rows = self._rows
-        node = np.zeros(self.n, dtype=np.intp)
-        if not len(b):
-            return node
+        """Each copy's leaf for a sample with bins `b`, as flat node indices `(n,)`."""
+        at = self._row_nodes.copy()  # every copy at its root
+        if not self._n_ready:
+            return at
+        feat, split = self._feat.reshape(-1), self._split.reshape(-1)
         for _ in range(self.max_depth):
-            f = self._feat[rows, node]
+            f = feat[at]
             inner = f >= 0
             if not inner.any():
                 break
-            right = b[np.maximum(f, 0)] > self._split[rows, node]
-            node = np.where(inner, 2 * node + 1 + right, node)
-        return node
+            right = b[np.maximum(f, 0)] > split[at]
+            node = at - self._row_nodes
+            at = np.where(inner, at + node + 1 + right, at)  # child 2v + 1 (+ 1 on the right)
+        return at
 
     def _read(self, x: dict):
-        """(vector, bins, leaves) of `x` over the known features; validates `x`."""
+        """(vector, bins, flat leaves) of `x` over the known features; validates `x`."""
         cache = self._cache
         if cache is not None and cache[0] == x:
             return cache[1:]
         v, _ = self._index.read(x, grow=False)
         b = self._bins(v)
-        leaves = self._route(b)
-        self._cache = (dict(x), v, b, leaves)
-        return v, b, leaves
+        at = self._route(b)
+        self._cache = (dict(x), v, b, at)
+        return v, b, at
 
     # -- per copy -----------------------------------------------------------------------------
 
-    def values(self, x: dict) -> np.ndarray:
-        """Each copy's leaf value for `x`, shape `(n, d)`."""
-        _, _, leaves = self._read(x)
-        count = self._leaf_n[self._rows, leaves]
-        total = self._leaf_s[self._rows, leaves]
+    def _means(self, at: np.ndarray) -> np.ndarray:
+        count = self._leaf_n.reshape(-1)[at]
+        total = self._leaf_s.reshape(-1, self.dim)[at]
+        if count.all():
+            return total / count[:, None]
         return np.where(count[:, None] > 0, total / np.maximum(count, 1.0)[:, None],
                         self.origin)
+
+    def _linear_part(self, at: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """W x for each copy's leaf, clipped to the target range +-1e100 (0 where a huge x
+        makes it overflow)."""
+        p = len(v)
+        W = self._W.reshape(-1, self._cap, self.dim)[at, :p]  # (n, p, d)
+        with np.errstate(over="ignore", invalid="ignore"):
+            part = np.einsum("npd,p->nd", W, v)
+        if not np.isfinite(part).all():
+            part = np.where(np.isfinite(part), part, 0.0)
+        return np.minimum(np.maximum(part, -_MAX_TARGET), _MAX_TARGET)
+
+    def values(self, x: dict) -> np.ndarray:
+        """Each copy's leaf value for `x`, shape `(n, d)`."""
+        v, _, at = self._read(x)
+        mean = self._means(at)
+        if not self._linear or not len(v):
+            return mean
+        linear = mean + self._linear_part(at, v)
+        if self.leaf_model == "linear":
+            return linear
+        err = self._err.reshape(-1, 2)[at]
+        return np.where((err[:, 1] < err[:, 0])[:, None], linear, mean)
 
     def update(self, x: dict, Y: np.ndarray, new: list, v: np.ndarray) -> None:
         """Learn the targets `Y` (n, d) of a validated sample (`new`, `v` from `read`)."""
@@ -173,38 +226,57 @@ class _TreeCore:
             self._index.add(new)
             self._grow(len(self._index))
         if not new and cache is not None and cache[0] == x:  # right after a predict on x
-            b, leaves = cache[2], cache[3]
+            b, at = cache[2], cache[3]
         else:
             b = self._bins(v)
-            leaves = self._route(b)
-        rows = self._rows
+            at = self._route(b)
+        p, d = len(v), self.dim
+        # linear leaves: errors of both leaf predictions, then one normalised LMS step on the
+        # residual of the linear one (Widrow-Hoff, step leaf_lr / (1 + |v|^2): stable for
+        # leaf_lr < 2 whatever the feature scale); a sample with |v|^2 beyond _MAX_NORM2 (up
+        # to 1e308 per feature is accepted) leaves the linear parts alone
+        with np.errstate(over="ignore"):
+            vv = float(v @ v) if p else 0.0
+        if self._linear and p and vv <= _MAX_NORM2:
+            mean = self._means(at)
+            W_flat = self._W.reshape(-1, self._cap, d)
+            resid = Y - mean - np.einsum("npd,p->nd", W_flat[at, :p], v)
+            e_mean = Y - mean
+            err = self._err.reshape(-1, 2)
+            err[at, 0] += np.einsum("nd,nd->n", e_mean, e_mean)
+            err[at, 1] += np.einsum("nd,nd->n", resid, resid)
+            step = self.leaf_lr / (1.0 + vv)
+            W_flat[at, :p] += (step * resid)[:, None, :] * v[None, :, None]
         # leaf statistics
-        self._leaf_n[rows, leaves] += 1.0
-        self._leaf_s[rows, leaves] += Y
-        self._seen[rows, leaves] += 1
-        self._seen_s[rows, leaves] += Y
-        self._seen_q[rows, leaves] += np.einsum("nd,nd->n", Y, Y)
+        self._leaf_n.reshape(-1)[at] += 1.0
+        self._leaf_s.reshape(-1, d)[at] += Y
+        self._seen.reshape(-1)[at] += 1
+        self._seen_s.reshape(-1, d)[at] += Y
+        self._seen_q.reshape(-1)[at] += np.einsum("nd,nd->n", Y, Y)
         # histograms of the leaves that may still split (others write to the trash slot)
-        p = len(v)
-        if p and self._ready[:p].any():
-            slot = self._slot[rows, leaves][:, None]
-            cols = np.arange(p)[None, :]
-            self._hist_n[rows[:, None], slot, cols, b[None, :]] += 1.0
-            self._hist_s[rows[:, None], slot, cols, b[None, :]] += Y[:, None, :]
+        if self._n_ready:
+            B1 = self.n_bins + 1
+            slot = self._slot.reshape(-1)[at] + self._row_slots  # (n,) flat slot
+            cell = (slot[:, None] * self._cap + np.arange(p)) * B1 + b  # (n, p) flat cells
+            self._hist_n.reshape(-1)[cell] += 1.0
+            self._hist_s.reshape(-1, d)[cell] += Y[:, None, :]
         # warm-up of the features whose thresholds are not fixed yet
-        warming = np.flatnonzero(~self._ready[:p])
-        if len(warming):
+        if self._n_ready < p:
+            warming = np.flatnonzero(~self._ready[:p])
             self._warm[warming, self._warm_n[warming]] = v[warming]
             self._warm_n[warming] += 1
             for j in warming[self._warm_n[warming] >= self.warmup].tolist():
                 theta = warmup_thresholds(self._warm[j], self.n_bins)
                 self._thr[j, : len(theta)] = theta
                 self._ready[j] = True
+                self._n_ready += 1
         # split checks, every grace_period samples of a leaf above the maximum depth
-        seen = self._seen[rows, leaves]
-        due = (seen % self.grace_period == 0) & (self._depth[leaves] < self.max_depth)
-        if due.any() and self._ready[:p].any():
-            self._try_splits(np.flatnonzero(due), leaves[due], p)
+        if self._n_ready:
+            node = at - self._row_nodes
+            due = ((self._seen.reshape(-1)[at] % self.grace_period == 0)
+                   & (self._depth[node] < self.max_depth))
+            if due.any():
+                self._try_splits(np.flatnonzero(due), node[due], p)
 
     def _try_splits(self, c: np.ndarray, node: np.ndarray, p: int) -> None:
         B, d = self.n_bins, self.dim
@@ -233,7 +305,7 @@ class _TreeCore:
         s = self._seen_s[c, node]
         sse = self._seen_q[c, node] - np.einsum("kd,kd->k", s, s) / seen - best
         sigma2 = np.maximum(sse, 0.0) / (np.maximum(seen - 2.0, 1.0) * d)
-        m = valid.reshape(len(c), -1).sum(axis=1)
+        m = np.maximum(valid.reshape(len(c), -1).sum(axis=1), 1)  # best is -inf when m = 0
         threshold = sigma2 * special.chdtri(d, self.split_confidence / m)
         go = (best > threshold) & (best > 1e-12 * self._seen_q[c, node])  # not rounding noise
         if not go.any():
@@ -246,6 +318,8 @@ class _TreeCore:
                               (right, n_right[kr, j, k], s_right[kr, j, k])):
             self._leaf_n[c, child] = cn
             self._leaf_s[c, child] = cs
+            if self._linear:  # the children start from the parent's linear model
+                self._W[c, child] = self._W[c, node]
         # histogram slots: the left child inherits the parent's, the right one takes a new one;
         # children at the maximum depth never split and write to the trash slot
         parent_slot = self._slot[c, node]
@@ -267,13 +341,16 @@ class _TreeCore:
 
 
 def _check_tree_params(max_depth, n_bins, warmup, grace_period, split_confidence,
-                       max_features) -> None:
+                       max_features, leaf_model, leaf_lr) -> None:
     check_int("max_depth", max_depth, 1)
     check_int("n_bins", n_bins, 2)
     check_int("warmup", warmup, 1)
     check_int("grace_period", grace_period, 1)
     check_real("split_confidence", split_confidence, 0.0, 1.0, low_open=True)
     check_max_features(max_features)
+    if leaf_model not in ("mean", "linear", "adaptive"):
+        raise ValueError(f"leaf_model must be 'mean', 'linear' or 'adaptive', got {leaf_model!r}")
+    check_real("leaf_lr", leaf_lr, 0.0, 2.0, low_open=True)
 
 
 class TreeStack:
@@ -311,7 +388,8 @@ class TreeStack:
 
     def __init__(self, n: int, decision_set=None, lam: float = 1.0, max_depth: int = 3,
                  n_bins: int = 16, warmup: int = 64, grace_period: int = 32,
-                 split_confidence: float = 1e-3, max_features: int = 1_000):
+                 split_confidence: float = 1e-3, max_features: int = 1_000,
+                 leaf_model: str = "adaptive", leaf_lr: float = 0.1):
         check_stack(n, None)
         self.n = int(n)
         self.decision_set = check_decision_set(decision_set)
@@ -320,15 +398,24 @@ class TreeStack:
         self._mu = np.asarray(K.centroid, dtype=np.float64).reshape(K.dim)
         self._core = _TreeCore(self.n, K.dim, self._mu, int(max_depth), int(n_bins),
                                int(warmup), int(grace_period), float(split_confidence),
-                               int(max_features))
+                               int(max_features), leaf_model, float(leaf_lr))
         self._interval = ((float(K._lo[0]), float(K._hi[0]))
                           if isinstance(K, sets.Box) and K.dim == 1 else None)
+        self._R = 1e6 * max(float(K.diameter), 1.0)
 
     def predict(self, x: dict) -> np.ndarray:
-        """The $n$ points $\\Pi_K(\\text{leaf mean of } \\mu - g/\\lambda)$, shape `(n, d)`."""
+        """The $n$ points $\\Pi_K(\\text{leaf value})$, shape `(n, d)`."""
         a = self._core.values(x)
         if self._interval is not None:
             return np.minimum(np.maximum(a, self._interval[0]), self._interval[1])
+        # a leaf value farther than R from mu is first pulled back along its ray to distance R
+        # (R = 1e6 max(D, 1)): its projection moves by O(D^2 / R), and projections of huge
+        # points lose every digit (issue 14, item 11)
+        z = a - self._mu
+        r2 = np.einsum("nd,nd->n", z, z)
+        if r2.max() > self._R**2:
+            shrink = np.minimum(1.0, self._R / np.sqrt(np.maximum(r2, 1e-300)))
+            a = self._mu + z * shrink[:, None]
         return self.decision_set._project(a)
 
     def learn(self, x: dict, G) -> None:
@@ -337,7 +424,8 @@ class TreeStack:
         core = self._core
         v, new = core._index.read(x)
         G = check_targets(G, (self.n, core.dim), "g")
-        Y = self._mu - G / self.lam
+        with np.errstate(over="ignore"):
+            Y = self._mu - G / self.lam
         _check_magnitude(Y, "the target mu - g / lam")
         core.update(x, Y, new, v)
 
@@ -383,6 +471,22 @@ class OnlineTree(base.Estimator):
     max_features
         At most this many feature names are kept (`FeatureIndex`): later new names are
         ignored, so the state stays bounded when every record brings a new name.
+    leaf_model
+        `"mean"` (leaf means), `"linear"` (means plus a normalised-LMS linear correction) or
+        `"adaptive"` (whichever of the two has erred less at that leaf).
+    leaf_lr
+        Step of the normalised LMS updates of linear leaves, in $(0, 2]$.
+
+    The defaults (`max_depth=3`, `n_bins=16`, `warmup=64`, `grace_period=32`,
+    `split_confidence=1e-3`, `leaf_model="adaptive"`, `leaf_lr=0.1`) were chosen by the mean
+    progressive MAE of `BoOCO(N=10)` over the six development streams of issue 11
+    (StumpMixture, TrumpApproval, ChickWeights, Diabetes, Boston, California; targets scaled
+    into [-1, 1]) among the variants tried (leaf model mean / linear / adaptive, `leaf_lr`
+    0.1 / 0.25 / 0.5, depth 2 / 3 / 4, 16 / 32 bins, warm-up 64 / 128 / 200, grace 16 / 32 /
+    64 / 100), variants within 1% of the lowest counting as ties, broken by the mean over the
+    five real streams: linear leaves cut it by a third against mean leaves; warm-up 200 was
+    1% lower on the six (from StumpMixture alone) and 2.5% higher on the five real streams;
+    depth 2, 4 and 32 bins were within 1% on both.
 
     Examples
     --------
@@ -404,11 +508,12 @@ class OnlineTree(base.Estimator):
     def __init__(self, decision_set: sets.ConvexSet | None = None, lam: float = 1.0,
                  max_depth: int = 3, n_bins: int = 16, warmup: int = 64,
                  grace_period: int = 32, split_confidence: float = 1e-3,
-                 max_features: int = 1_000):
+                 max_features: int = 1_000, leaf_model: str = "adaptive",
+                 leaf_lr: float = 0.1):
         check_decision_set(decision_set)
         check_real("lam", lam, 0.0, low_open=True)
         _check_tree_params(max_depth, n_bins, warmup, grace_period, split_confidence,
-                           max_features)
+                           max_features, leaf_model, leaf_lr)
         self.decision_set = decision_set
         self.lam = lam
         self.max_depth = max_depth
@@ -417,6 +522,8 @@ class OnlineTree(base.Estimator):
         self.grace_period = grace_period
         self.split_confidence = split_confidence
         self.max_features = max_features
+        self.leaf_model = leaf_model
+        self.leaf_lr = leaf_lr
         self._stack = self.stack(1)
 
     @classmethod
@@ -430,7 +537,8 @@ class OnlineTree(base.Estimator):
         check_stack(n, seeds)
         return TreeStack(n, self.decision_set, float(self.lam), int(self.max_depth),
                          int(self.n_bins), int(self.warmup), int(self.grace_period),
-                         float(self.split_confidence), int(self.max_features))
+                         float(self.split_confidence), int(self.max_features),
+                         self.leaf_model, float(self.leaf_lr))
 
     def predict_one(self, x: dict) -> np.ndarray:
         """The point of K played at `x`, shape `(dim,)`."""
@@ -465,11 +573,12 @@ class TreeRegressorStack:
 
     def __init__(self, n: int, max_depth: int = 3, n_bins: int = 16, warmup: int = 64,
                  grace_period: int = 32, split_confidence: float = 1e-3,
-                 max_features: int = 1_000):
+                 max_features: int = 1_000, leaf_model: str = "adaptive", leaf_lr: float = 0.1):
         check_stack(n, None)
         self.n = int(n)
         self._core = _TreeCore(self.n, 1, 0.0, int(max_depth), int(n_bins), int(warmup),
-                               int(grace_period), float(split_confidence), int(max_features))
+                               int(grace_period), float(split_confidence), int(max_features),
+                               leaf_model, float(leaf_lr))
 
     def predict(self, x: dict) -> np.ndarray:
         """The $n$ predictions (leaf means), shape `(n,)`; 0 before any sample."""
@@ -499,41 +608,46 @@ class OnlineTreeRegressor(OneCopyRegressor):
 
     Examples
     --------
-    >>> from river import evaluate, metrics
+    >>> from river import datasets, evaluate, metrics, preprocessing, tree
     >>> from learners import OnlineTreeRegressor
-    >>> from streams import StumpMixture
-    >>> stream = StumpMixture(n_features=3, n_stumps=2, seed=0)
     >>> model = OnlineTreeRegressor()
-    >>> evaluate.progressive_val_score(stream.take(2000), model, metrics.MAE())
-    MAE: 0.104259
+    >>> evaluate.progressive_val_score(datasets.TrumpApproval(),
+    ...                                preprocessing.StandardScaler() | model, metrics.MAE())
+    MAE: 0.462553
     >>> model.n_leaves
     5
+    >>> evaluate.progressive_val_score(datasets.TrumpApproval(),  # river's, for comparison
+    ...     preprocessing.StandardScaler() | tree.HoeffdingTreeRegressor(), metrics.MAE())
+    MAE: 0.956103
     """
 
     def __init__(self, max_depth: int = 3, n_bins: int = 16, warmup: int = 64,
                  grace_period: int = 32, split_confidence: float = 1e-3,
-                 max_features: int = 1_000):
+                 max_features: int = 1_000, leaf_model: str = "adaptive", leaf_lr: float = 0.1):
         _check_tree_params(max_depth, n_bins, warmup, grace_period, split_confidence,
-                           max_features)
+                           max_features, leaf_model, leaf_lr)
         self.max_depth = max_depth
         self.n_bins = n_bins
         self.warmup = warmup
         self.grace_period = grace_period
         self.split_confidence = split_confidence
         self.max_features = max_features
+        self.leaf_model = leaf_model
+        self.leaf_lr = leaf_lr
         self._stack = self.stack(1)
 
     @classmethod
     def _unit_test_params(cls):
         yield {}
-        yield {"max_depth": 1, "n_bins": 4, "warmup": 5, "grace_period": 5}
+        yield {"max_depth": 1, "n_bins": 4, "warmup": 5, "grace_period": 5, "leaf_model": "mean"}
 
     def stack(self, n: int, seeds: list | None = None) -> TreeRegressorStack:
         """$n$ fresh copies sharing the binning (`seeds` ignored: not random)."""
         check_stack(n, seeds)
         return TreeRegressorStack(n, int(self.max_depth), int(self.n_bins), int(self.warmup),
                                   int(self.grace_period), float(self.split_confidence),
-                                  int(self.max_features))
+                                  int(self.max_features), self.leaf_model,
+                                  float(self.leaf_lr))
 
     @property
     def n_leaves(self) -> int:

@@ -23,11 +23,13 @@ def _contexts(T, seed, p=4):
         yield x, rng
 
 
+@pytest.mark.parametrize("leaf_model", ["mean", "adaptive"])
 @pytest.mark.parametrize("K", SETS, ids=lambda K: type(K).__name__)
-def test_stacked_tree_equals_looped_single_copies(K):
+def test_stacked_tree_equals_looped_single_copies(K, leaf_model):
     # a stack that mixed copies' statistics (a wrong row index in a scatter-add, histograms
     # shared across copies) would drift from the copy driven alone
-    proto = learners.OnlineTree(K, lam=0.5, max_depth=3, n_bins=6, warmup=10, grace_period=7)
+    proto = learners.OnlineTree(K, lam=0.5, max_depth=3, n_bins=6, warmup=10, grace_period=7,
+                                leaf_model=leaf_model, leaf_lr=0.5)
     n = 4
     stack = proto.stack(n, [1, 2, 3, 4])
     loop = [proto.clone() for _ in range(n)]
@@ -139,6 +141,21 @@ def test_tree_learns_a_tree_shaped_stream():
     assert mse < 0.05 * variance
 
 
+def test_linear_leaves_fit_a_piecewise_linear_stream():
+    # y is linear in x1 on each side of x0 (0 or 1): mean leaves leave the slope as error, linear
+    # leaves (normalised LMS) remove it; adaptive leaves do at least as well as mean ones
+    rng = np.random.default_rng(6)
+    data = []
+    for _ in range(3000):
+        x = {"x0": float(rng.integers(2)), "x1": float(rng.normal())}
+        y = (2.0 + x["x1"]) if x["x0"] > 0.5 else (-2.0 - x["x1"])
+        data.append((x, y + float(rng.normal(0, 0.05))))
+    mse = {m: _mse(learners.OnlineTreeRegressor(max_depth=1, leaf_model=m, leaf_lr=0.5), data)
+           for m in ("mean", "linear", "adaptive")}
+    assert mse["linear"] < 0.1 * mse["mean"]
+    assert mse["adaptive"] < 0.2 * mse["mean"]
+
+
 def test_boosted_trees_beat_one_tree_on_a_stump_mixture():
     # a sum of five stumps is additive: depth-2 trees boosted should beat one depth-2 tree
     data = list(StumpMixture(n_features=5, n_stumps=5, noise=0.1, seed=1).take(4000))
@@ -191,6 +208,7 @@ def test_pickle_roundtrip_continues_identically():
     ({"max_depth": 0}, "max_depth"), ({"n_bins": 1}, "n_bins"), ({"warmup": 0}, "warmup"),
     ({"grace_period": True}, "grace_period"), ({"split_confidence": 0.0}, "split_confidence"),
     ({"max_features": 0}, "max_features"), ({"lam": -1.0}, "lam"),
+    ({"leaf_model": "ols"}, "leaf_model"), ({"leaf_lr": 2.5}, "leaf_lr"),
     ({"decision_set": "simplex"}, "decision_set"),
 ])
 def test_constructor_rejects_bad_parameters(kwargs, name):
@@ -205,3 +223,24 @@ def test_state_is_bounded_under_ever_new_feature_names():
     core = model._stack._core
     assert len(core._index) == 20 and core._cap == 20
     assert model.predict_one({"a": 4.0}) == pytest.approx(1.0, abs=0.05)
+
+
+@pytest.mark.parametrize("K", SETS, ids=lambda K: type(K).__name__)
+def test_features_up_to_the_largest_double_keep_answers_and_state_finite(K):
+    # x = +-1e308 overflows |x|^2 and W x: a linear leaf that stepped on it would hold NaN
+    # forever after, and a projection of a huge leaf value leaves K
+    import warnings
+
+    rng = np.random.default_rng(0)
+    stack = learners.OnlineTree(K, warmup=5, grace_period=5).stack(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for t in range(300):
+            big = float(rng.choice([1e308, -1e308, 1e-308, 0.0, rng.normal()]))
+            x = {"a": big, "b": float(rng.normal()), "c": float(t % 4)}
+            P = stack.predict(x)
+            assert np.all(np.isfinite(P)) and np.all(K.contains(P))
+            stack.learn(x, rng.normal(size=(3, K.dim)) + (x["c"] - 1.5))
+    core = stack._core
+    assert np.isfinite(core._W).all() and np.isfinite(core._err).all()
+    assert np.isfinite(core._leaf_s).all() and stack.n_leaves().max() > 1
