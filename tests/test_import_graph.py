@@ -37,7 +37,8 @@ def _lazy_names() -> dict[str, str]:
     """`onlineboost.<name>` → the module `onlineboost.__getattr__` loads for it."""
     import onlineboost
 
-    return {f"onlineboost.{k}": f"onlineboost.{v}" for k, v in onlineboost._CLASSES.items()}
+    return {f"onlineboost.{k}": f"onlineboost.{v}" for k, v in onlineboost._LAZY.items()
+            if v is not None}  # (a None entry is a submodule of the same name)
 
 
 def _with_parents(name: str) -> list[str]:

@@ -82,7 +82,7 @@ class Run:
     >>> run.loop()
     >>> print(open(os.path.join(d, "out.csv")).read(), end="")
     2,0.0
-    4,0.02777...
+    4,0.25
     >>> print(open(os.path.join(d, "rejects.jsonl")).read(), end="")
     {"line": 3, "reason": "feature 'a': cannot read 'bad' as a number", "record": "bad,0.1"}
     """

@@ -162,7 +162,8 @@ def test_boosted_trees_beat_one_tree_on_a_stump_mixture():
 
     def booster(n):
         return BoOCO(learners.OnlineTree(max_depth=2), n_learners=n, gamma=0.02,
-                     step_size=0.01, delta=0.01)
+                     step_size=0.01, delta=0.01, decision_set=sets.Interval(-1.0, 1.0),
+                     aggregate=False)  # Algorithm 1 itself: the trees' boosting, no aggregate
 
     one, ten = _mse(booster(1), data), _mse(booster(10), data)
     assert ten < 0.7 * one
