@@ -8,6 +8,7 @@ from .boblo import BoBLO
 from .booco import BoOCO
 from .booco_classifier import BoOCOClassifier
 from .online_maboost import OnlineMABoostClassifier
+from .online_maboost_multiclass import OnlineMABoostMultiClassifier
 
 __version__ = "0.1.0"
 
@@ -17,6 +18,7 @@ __all__ = [
     "BoOCO",
     "BoOCOClassifier",
     "OnlineMABoostClassifier",
+    "OnlineMABoostMultiClassifier",
     "bregman",
     "evaluate",
     "extension",

@@ -47,9 +47,9 @@ import numpy as np
 from river import base
 
 from onlineboost import mirror
-from onlineboost._checks import binary_label
+from onlineboost._checks import binary_label, check_int, check_real, check_seed
 
-__all__ = ["OnlineMABoostClassifier"]
+__all__ = ["MAX_ABS_FEATURE", "OnlineMABoostClassifier"]
 
 _REGULARISERS = {"entropy": mirror.NegativeEntropy, "quadratic": mirror.Quadratic}
 
@@ -70,19 +70,59 @@ def _softmax(log_w: list) -> list:
     return [v / total for v in e]
 
 
+MAX_ABS_FEATURE = 1e100
+"""Largest feature magnitude accepted: a Hoeffding tree's Gaussian estimators square the
+values, and at 1e200 a trained tree raises `OverflowError` (measured: fine up to 1e154)."""
+
+
 def _check_x(x) -> None:
-    """`ValueError` unless `x` is a dict whose numeric values are finite (others pass: trees
-    take categorical features)."""
+    """`ValueError` naming the feature unless `x` is a dict whose values are real numbers of
+    magnitude at most `MAX_ABS_FEATURE` (bools count as 0/1) or category strings. Numeric
+    strings (`"3.5"`, `"nan"`), bytes, `None`, containers and `Decimal`s are refused: a
+    parsing slip, not a category."""
     if not isinstance(x, dict):
         raise ValueError(f"x must be a dict of features, got {type(x).__name__}")
-    try:  # one C-level sum settles the common all-numeric case
-        if math.isfinite(sum(x.values())):
-            return
-    except (TypeError, ValueError):  # strings or other categories among the values
-        pass
-    for key, value in x.items():  # slow path: name the culprit (or find none: an overflow)
-        if isinstance(value, numbers.Real) and not math.isfinite(value):
-            raise ValueError(f"x[{key!r}] must be finite, got {value!r}")
+    for key, value in x.items():
+        if isinstance(value, _NUMBERS):
+            if not -MAX_ABS_FEATURE <= value <= MAX_ABS_FEATURE:  # NaN fails too; ints exact
+                raise ValueError(f"x[{key!r}] must be finite with magnitude at most "
+                                 f"{MAX_ABS_FEATURE:g}, got {value!r}")
+        elif isinstance(value, str):
+            try:
+                float(value)
+            except ValueError:
+                continue  # a category
+            raise ValueError(f"x[{key!r}] is a numeric string {value!r}: pass the number")
+        else:
+            raise ValueError(f"x[{key!r}] must be a real number or a category string, got "
+                             f"{type(value).__name__} {value!r}")
+
+
+_NUMBERS = (float, int, np.floating, np.integer)  # bool is an int
+
+
+def _check_label(y) -> None:
+    """`ValueError` naming `y` unless it is a usable class label: a str, a bool, an integer or
+    a finite real (not None, NaN, complex, bytes or a container)."""
+    if isinstance(y, (str, bool, np.bool_, numbers.Integral)):
+        return
+    if isinstance(y, (float, np.floating)) and math.isfinite(y):
+        return
+    raise ValueError(f"y must be a class label (a str, bool, integer or finite real number), "
+                     f"got {y!r}")
+
+
+def _resolve_model(model):
+    """The weak learner prototype: `model` itself, or a Hoeffding tree for `None`."""
+    if model is None:
+        from river import tree
+
+        return tree.HoeffdingTreeClassifier()
+    if not all(callable(getattr(model, name, None))
+               for name in ("learn_one", "predict_proba_one", "clone")):
+        raise ValueError(f"model must be a river classifier (learn_one, predict_proba_one and "
+                         f"clone) or None, got {model!r}")
+    return model
 
 
 def _accepts_w(model) -> bool:
@@ -159,12 +199,12 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         Optimization. NeurIPS 2014 ((A, B)-Prod: prior mass on a benchmark strategy).
     """
 
-    def __init__(self, model: base.Classifier, n_models: int = 10, regulariser="entropy",
-                 eta: float = 1.0, alpha_bound: float = 2.0, alpha_lr: float = 4.0,
-                 vote_lr: float = 1.0, prior_voter: bool = True, rescale: bool = True,
-                 weighting: str = "auto", seed: int | None = None):
-        if not (isinstance(n_models, (int, np.integer)) and n_models >= 1):
-            raise ValueError(f"n_models must be an integer >= 1, got {n_models!r}")
+    def __init__(self, model: base.Classifier | None = None, n_models: int = 10,
+                 regulariser="entropy", eta: float = 1.0, alpha_bound: float = 2.0,
+                 alpha_lr: float = 4.0, vote_lr: float = 1.0, prior_voter: bool = True,
+                 rescale: bool = True, weighting: str = "auto", seed: int | None = None):
+        prototype = _resolve_model(model)
+        check_int("n_models", n_models, 1)
         if isinstance(regulariser, str) and regulariser not in _REGULARISERS:
             raise ValueError(f"regulariser must be 'entropy', 'quadratic' or a "
                              f"mirror.Regulariser, got {regulariser!r}")
@@ -172,10 +212,13 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
             raise ValueError(f"regulariser must be a str or Regulariser, got {regulariser!r}")
         for name, value in (("eta", eta), ("alpha_bound", alpha_bound), ("alpha_lr", alpha_lr),
                             ("vote_lr", vote_lr)):
-            if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
-                raise ValueError(f"{name} must be finite and > 0, got {value!r}")
+            check_real(name, value, 0.0, low_open=True)
         if weighting not in ("auto", "weight", "poisson"):
             raise ValueError(f"weighting must be 'auto', 'weight' or 'poisson', got {weighting!r}")
+        for name, value in (("prior_voter", prior_voter), ("rescale", rescale)):
+            if not isinstance(value, (bool, np.bool_)):
+                raise ValueError(f"{name} must be a bool, got {value!r}")
+        check_seed(seed)
         self.model = model
         self.n_models = n_models
         self.regulariser = regulariser
@@ -187,9 +230,10 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         self.rescale = rescale
         self.weighting = weighting
         self.seed = seed
+        self._prototype = prototype
         self._R = _REGULARISERS[regulariser]() if isinstance(regulariser, str) else regulariser
-        self._use_w = weighting == "weight" or (weighting == "auto" and _accepts_w(model))
-        self._models = [model.clone() for _ in range(n_models)]
+        self._use_w = weighting == "weight" or (weighting == "auto" and _accepts_w(prototype))
+        self._models = [prototype.clone() for _ in range(n_models)]
         self._alpha = [0.0] * n_models  # alpha_1 = 0
         self._log_v = [0.0] * n_models  # inner layer: minus the partial sums' total log loss
         # outer layer: log prior minus vote_lr times the voters' mistakes; the first learner
@@ -206,7 +250,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
 
     @property
     def _wrapped_model(self):
-        return self.model
+        return self._prototype
 
     @property
     def _multiclass(self):
@@ -277,6 +321,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
     def example_weights(self, x, y) -> np.ndarray:
         """The weights $w_1, \\dots, w_N$ the learners would give $(x, y)$ now."""
         _check_x(x)
+        _check_label(y)
         y_pm = binary_label(y)
         return np.array(self._weights([y_pm * f for f in self._partial_sums(self._predictions(x))]))
 
@@ -291,6 +336,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
 
     def learn_one(self, x, y, **kwargs):
         _check_x(x)
+        _check_label(y)
         y_pm = binary_label(y)  # both checked before any state moves
         voters = self._voters_at(x)
         h = self._predictions(x)
