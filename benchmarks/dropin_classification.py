@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import math
 import random
 import time
@@ -117,7 +118,10 @@ def progressive(model, stream) -> tuple[float, float, float]:
     return correct / len(stream), log_loss / len(stream), len(stream) / elapsed
 
 
-def run_task(stream_name: str, seed: int, n: int | None) -> list[dict]:
+RUNS = report.RESULTS / "dropin_classification_runs.jsonl"
+
+
+def run_task(stream_name: str, seed: int, n: int | None, log=None) -> list[dict]:
     load, is_multiclass = STREAMS[stream_name]
     stream = load(seed, n)
     rows = []
@@ -127,6 +131,9 @@ def run_task(stream_name: str, seed: int, n: int | None) -> list[dict]:
                      "logloss": ll, "sps": sps})
         print(f"{stream_name} seed={seed} {name}: acc {acc:.4f} logloss {ll:.4f} "
               f"{sps:,.0f}/s", flush=True)
+    if log is not None:  # one line per task, appended whole: a cut run keeps finished tasks
+        with open(log, "a") as f:
+            f.write(json.dumps(rows) + "\n")
     return rows
 
 
@@ -185,16 +192,18 @@ def targets(table: dict, streams: list[str]) -> list[str]:
     return lines
 
 
-def markdown(table: dict, streams: list[str], seeds: int, n_jobs: int, quick: bool,
+def markdown(table: dict, streams: list[str], n_seeds: dict, n_jobs: int, quick: bool,
              elapsed: float) -> str:
     cmd = "python -m benchmarks.dropin_classification" + (" --quick" if quick else "") + \
         f" --jobs {n_jobs}"
+    seeds_text = ", ".join(f"{s} {k}" for s, k in n_seeds.items())
     out = [
         "## Drop-in classification: defaults against river's classifiers",
         "",
-        f"`{cmd}` ({report.machine()}; {elapsed / 60:.1f} min). Progressive validation, "
-        f"{seeds} seed(s): Phishing, Bananas and ImageSegments in their own order (seed 0) and "
-        f"shuffled (seeds 1, 2); SEA (noise 0.1), Agrawal and Hyperplane: the first "
+        f"`{cmd}` ({report.machine()}; {elapsed / 60:.1f} min in this invocation). "
+        f"Progressive validation; seeds per stream: {seeds_text}. Phishing, Bananas and "
+        f"ImageSegments in their own order (seed 0) and shuffled (seeds 1, 2); SEA (noise "
+        f"0.1), Agrawal and Hyperplane: the first "
         f"{N_SYNTH:,} examples of the generator with that seed. River's ensembles hold 10 "
         "Hoeffding trees; ours run at their defaults (10 Hoeffding trees for OnlineMABoost). "
         "Accuracy is the mean (± sd) over seeds, log loss the mean, samples/s the median; "
@@ -218,21 +227,39 @@ def markdown(table: dict, streams: list[str], seeds: int, n_jobs: int, quick: bo
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
-                        help="smoke run: 400 examples per stream, one seed")
+                        help="smoke run: 400 examples per stream, one seed, nothing written")
     parser.add_argument("--jobs", type=int, default=2, help="processes (joblib)")
+    parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--streams", nargs="*", default=list(STREAMS), choices=list(STREAMS))
+    parser.add_argument("--resume", action="store_true",
+                        help=f"keep the tasks already in {RUNS.name} and run the others")
+    parser.add_argument("--report-only", action="store_true",
+                        help=f"write the section from {RUNS.name} without running anything")
     args = parser.parse_args(argv)
-    seeds, n = (1, 400) if args.quick else (3, None)
-    tasks = [(s, seed) for seed in range(seeds) for s in args.streams]
+    seeds, n = (1, 400) if args.quick else (args.seeds, None)
+    log = None if args.quick else RUNS
+    done: list[dict] = []
+    if log is not None and (args.resume or args.report_only) and log.exists():
+        done = [r for line in log.read_text().splitlines() for r in json.loads(line)]
+    elif log is not None:
+        log.unlink(missing_ok=True)
+    finished = {(r["stream"], r["seed"]) for r in done}
+    heavy_first = sorted(args.streams, key=["ImageSegments", "Bananas"].__contains__,
+                         reverse=True)
+    tasks = [(s, seed) for seed in range(seeds) for s in heavy_first
+             if (s, seed) not in finished and not args.report_only]
     start = time.perf_counter()
-    if args.jobs > 1:
+    if args.jobs > 1 and len(tasks) > 1:
         from joblib import Parallel, delayed
 
-        results = Parallel(n_jobs=args.jobs)(delayed(run_task)(s, seed, n) for s, seed in tasks)
+        results = Parallel(n_jobs=args.jobs)(delayed(run_task)(s, seed, n, log)
+                                             for s, seed in tasks)
     else:
-        results = [run_task(s, seed, n) for s, seed in tasks]
-    rows = [r for task in results for r in task]
-    text = markdown(summarise(rows), args.streams, seeds, args.jobs, args.quick,
+        results = [run_task(s, seed, n, log) for s, seed in tasks]
+    rows = done + [r for task in results for r in task]
+    streams = [s for s in args.streams if any(r["stream"] == s for r in rows)]
+    n_seeds = {s: len({r["seed"] for r in rows if r["stream"] == s}) for s in streams}
+    text = markdown(summarise(rows), streams, n_seeds, args.jobs, args.quick,
                     time.perf_counter() - start)
     print(text)
     if not args.quick:

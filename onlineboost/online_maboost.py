@@ -162,6 +162,11 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         boosting does; without it, a learner deep in the chain sees a total weight of
         $\sum_t w_{t,i} \ll t$ and a Hoeffding tree splits correspondingly later. This step is
         ours, not the paper's.
+    lam
+        $\lambda > 0$: every weight is multiplied by $\lambda$ before the learner sees it (after
+        `rescale`, each learner's weights then average $\lambda$). A Hoeffding tree counts
+        weight, not examples, so $\lambda > 1$ makes it attempt and accept splits sooner, as
+        leveraging bagging's Poisson($\lambda = 6$) draws do in river's `ARFClassifier`.
     weighting
         How learner $i$ gets $w_i$: `"weight"` passes `learn_one(x, y, w=w_i)`, `"poisson"`
         repeats `learn_one` $k \sim \text{Poisson}(w_i)$ times (Oza's online boosting), `"auto"`
@@ -202,7 +207,8 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
     def __init__(self, model: base.Classifier | None = None, n_models: int = 10,
                  regulariser="entropy", eta: float = 1.0, alpha_bound: float = 2.0,
                  alpha_lr: float = 4.0, vote_lr: float = 1.0, prior_voter: bool = True,
-                 rescale: bool = True, weighting: str = "auto", seed: int | None = None):
+                 rescale: bool = True, lam: float = 1.0, weighting: str = "auto",
+                 seed: int | None = None):
         prototype = _resolve_model(model)
         check_int("n_models", n_models, 1)
         if isinstance(regulariser, str) and regulariser not in _REGULARISERS:
@@ -211,7 +217,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         if not isinstance(regulariser, (str, mirror.Regulariser)):
             raise ValueError(f"regulariser must be a str or Regulariser, got {regulariser!r}")
         for name, value in (("eta", eta), ("alpha_bound", alpha_bound), ("alpha_lr", alpha_lr),
-                            ("vote_lr", vote_lr)):
+                            ("vote_lr", vote_lr), ("lam", lam)):
             check_real(name, value, 0.0, low_open=True)
         if weighting not in ("auto", "weight", "poisson"):
             raise ValueError(f"weighting must be 'auto', 'weight' or 'poisson', got {weighting!r}")
@@ -228,6 +234,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         self.vote_lr = vote_lr
         self.prior_voter = prior_voter
         self.rescale = rescale
+        self.lam = lam
         self.weighting = weighting
         self.seed = seed
         self._prototype = prototype
@@ -349,6 +356,8 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         if self.rescale:  # keep each learner's effective sample size at t (a departure, see doc)
             w = [w_i * self._n_seen / w_sum if w_sum > 0 else w_i
                  for w_i, w_sum in zip(w, self._w_sum)]
+        if self.lam != 1.0:
+            w = [w_i * self.lam for w_i in w]
         counts = None if self._use_w else self._rng.poisson(w)
         for i, m in enumerate(self._models):
             if self._use_w:

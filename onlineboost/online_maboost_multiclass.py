@@ -1,4 +1,4 @@
-r"""Native multiclass online boosting with mirror-map example weights (MABoost's weights, K classes).
+r"""Native multiclass online boosting with mirror-map example weights (MABoost, K classes).
 
 The binary `OnlineMABoostClassifier` carried to K classes in the way AdaBoost.OLM (Jung, Goetz
 and Tewari 2017) carries online boosting: a score vector per partial sum, the multiclass
@@ -109,6 +109,11 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
     rescale
         Divide $w_i$ by its running mean before learner $i$ sees it, so every learner keeps the
         stream's effective sample size (as in `OnlineMABoostClassifier`).
+    lam
+        $\lambda > 0$: every weight is multiplied by $\lambda$ before the learner sees it (after
+        `rescale`, each learner's weights then average $\lambda$). A Hoeffding tree counts
+        weight, not examples, so $\lambda > 1$ makes it attempt and accept splits sooner, as
+        leveraging bagging's Poisson($\lambda = 6$) draws do in river's `ARFClassifier`.
     weighting
         `"weight"` passes `learn_one(x, y, w=w_i)`, `"poisson"` repeats `learn_one`
         $k \sim \text{Poisson}(w_i)$ times, `"auto"` uses the first when the weak learner's
@@ -148,7 +153,8 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
     def __init__(self, model: base.Classifier | None = None, n_models: int = 10,
                  regulariser="entropy", eta: float = 1.0, alpha_bound: float = 2.0,
                  alpha_lr: float = 4.0, vote_lr: float = 1.0, prior_voter: bool = True,
-                 rescale: bool = True, weighting: str = "auto", seed: int | None = None):
+                 rescale: bool = True, lam: float = 1.0, weighting: str = "auto",
+                 seed: int | None = None):
         prototype = _resolve_model(model)
         check_int("n_models", n_models, 1)
         if isinstance(regulariser, str) and regulariser not in _REGULARISERS:
@@ -157,7 +163,7 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         if not isinstance(regulariser, (str, mirror.Regulariser)):
             raise ValueError(f"regulariser must be a str or Regulariser, got {regulariser!r}")
         for name, value in (("eta", eta), ("alpha_bound", alpha_bound), ("alpha_lr", alpha_lr),
-                            ("vote_lr", vote_lr)):
+                            ("vote_lr", vote_lr), ("lam", lam)):
             check_real(name, value, 0.0, low_open=True)
         if weighting not in ("auto", "weight", "poisson"):
             raise ValueError(f"weighting must be 'auto', 'weight' or 'poisson', got {weighting!r}")
@@ -174,6 +180,7 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         self.vote_lr = vote_lr
         self.prior_voter = prior_voter
         self.rescale = rescale
+        self.lam = lam
         self.weighting = weighting
         self.seed = seed
         self._prototype = prototype
@@ -228,15 +235,20 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         return _normalised(self._log_u)
 
     def _at(self, x) -> list:
-        """[x, K, H, S, Q, V] at `x`: centred votes $h_i$, partial sums $s^i$, their softmax
-        and the voters' distributions (rows), each $N \\times K$ (voters: one row each)."""
+        """[x, K, H, S, Q, lse, V] at `x` over the classes seen, cached until the next learn."""
         K = len(self._classes)
-        if self._cache is not None and self._cache[1] == K and self._cache[0] == x:
-            return self._cache
+        if self._cache is None or self._cache[1] != K or self._cache[0] != x:
+            self._cache = [dict(x), K, *self._scores(x, self._classes, self._counts)]
+        return self._cache
+
+    def _scores(self, x, classes: list, counts: list) -> tuple:
+        """Centred votes $h_i$, partial sums $s^i$, their softmax and log-sum-exp, and the
+        voters' distributions (one row each) over `classes`: $N \times K$ matrices."""
+        K = len(classes)
         P = np.empty((self.n_models, K))
         for i, m in enumerate(self._models):
             proba = m.predict_proba_one(x)
-            P[i] = [proba.get(c, 0.0) for c in self._classes]
+            P[i] = [proba.get(c, 0.0) for c in classes]
         total = P.sum(axis=1, keepdims=True)
         P = np.divide(P, total, out=np.full_like(P, 1.0 / K), where=total > 0)  # untrained: 1/K
         H = P - 1.0 / K
@@ -244,11 +256,8 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         Q, lse = _softmax_rows(S)
         rows = [P[:1], self.expert_weights @ Q, Q[1:]]
         if self.prior_voter:
-            counts = np.asarray(self._counts, dtype=np.float64)
-            rows.append((counts + 1.0) / (self._n_seen + K))
-        V = np.vstack(rows)
-        self._cache = [dict(x), K, H, S, Q, lse, V]
-        return self._cache
+            rows.append((np.asarray(counts, dtype=np.float64) + 1.0) / (self._n_seen + K))
+        return H, S, Q, lse, np.vstack(rows)
 
     def voter_probas(self, x) -> np.ndarray:
         """Each voter's distribution over `classes` (one row per voter: the first learner, the
@@ -279,8 +288,9 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         rescaling); a label not seen yet is read as a new class."""
         _check_x(x)
         _check_label(y)
-        if y not in self._index:
-            return np.ones(self.n_models)
+        if y not in self._index:  # as learn_one would: over the grown list of classes
+            S = self._scores(x, self._classes + [y], self._counts + [0])[1]
+            return self._weights(self._margins(S, len(self._classes)))
         return self._weights(self._margins(self._at(x)[3], self._index[y]))
 
     def learn_one(self, x, y, **kwargs):
@@ -298,6 +308,8 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         self._w_sum += w
         if self.rescale:  # keep each learner's effective sample size at t
             w = np.divide(w * self._n_seen, self._w_sum, out=w.copy(), where=self._w_sum > 0)
+        if self.lam != 1.0:
+            w = w * self.lam
         if self._use_w:
             for m, w_i in zip(self._models, w.tolist()):
                 if w_i > 0:
