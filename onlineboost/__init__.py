@@ -7,6 +7,7 @@ from .b4co import B4CO
 from .boblo import BoBLO
 from .booco import BoOCO
 from .booco_classifier import BoOCOClassifier
+from .booco_multiclass import BoOCOMultiClassifier
 from .online_maboost import OnlineMABoostClassifier
 
 __version__ = "0.1.0"
@@ -16,6 +17,7 @@ __all__ = [
     "BoBLO",
     "BoOCO",
     "BoOCOClassifier",
+    "BoOCOMultiClassifier",
     "OnlineMABoostClassifier",
     "bregman",
     "evaluate",
