@@ -42,6 +42,7 @@ from river import base
 
 from . import sets
 from .booco import _chain_matrix, _step_sizes
+from ._checks import check_real, check_seed
 from .extension import prox_distance
 
 __all__ = ["BoOCOMultiClassifier"]
@@ -75,10 +76,54 @@ def _check_y(y) -> None:
             raise ValueError(f"y must be a finite label, got {y!r}")
 
 
+def _softmax(log_w: np.ndarray) -> np.ndarray:
+    w = np.exp(log_w - log_w.max())
+    return w / w.sum()
+
+
 def _accepts_w(model) -> bool:
     if hasattr(model, "steps"):  # a river Pipeline routes `w` to its final step
         model = list(model.steps.values())[-1]
     return "w" in inspect.signature(model.learn_one).parameters
+
+
+class _Aggregate:
+    r"""Two aggregates over $M$ experts' distributions (rows of E), with prior $\pi$ (half on
+    expert 1, the first learner; the rest shared).
+
+    * probabilities: exponential weights $u_k \propto \pi_k e^{-\beta L_k}$ on the halved
+      Brier scores, $\beta = 1/2$; the mixture $\sum_k u_k E_k$ has cumulative halved Brier
+      score at most $L_k + 2 \ln(1/\pi_k)$ (exp-concavity);
+    * labels: Hedge $v_k \propto \pi_k e^{-\beta' M_k}$ on the mistakes $M_k$ of each
+      expert's argmax, $\beta'$ = `vote_lr`, and the weighted plurality vote. When the vote errs,
+      the experts that erred hold at least half the weight, so the vote's mistakes are at most
+      $(\beta' M_k + \ln(1/\pi_k)) / \ln(2 / (1 + e^{-\beta'}))$ for every expert $k$
+      (Littlestone & Warmuth's weighted majority argument).
+    """
+
+    def __init__(self, M: int, vote_lr: float):
+        log_pi = np.full(M, math.log(0.5 / (M - 1)))
+        log_pi[1] = math.log(0.5)
+        self.vote_lr = vote_lr
+        self.log_u = log_pi.copy()
+        self.log_v = log_pi.copy()
+
+    def proba(self, E: np.ndarray) -> np.ndarray:
+        p = _softmax(self.log_u) @ E
+        return p / p.sum()
+
+    def vote(self, E: np.ndarray) -> int:
+        votes = np.zeros(E.shape[1])
+        np.add.at(votes, E.argmax(axis=1), _softmax(self.log_v))  # weighted plurality
+        return int(votes.argmax())
+
+    def update(self, E: np.ndarray, k: int) -> None:
+        e_y = np.zeros(E.shape[1])
+        e_y[k] = 1.0
+        self.log_u -= 0.25 * ((E - e_y) ** 2).sum(axis=1)  # beta = 1/2 on the halved Brier
+        self.log_u -= self.log_u.max()
+        self.log_v -= self.vote_lr * (E.argmax(axis=1) != k)
+        self.log_v -= self.log_v.max()
 
 
 class _ClassifierCopies:
@@ -93,13 +138,13 @@ class _ClassifierCopies:
     does; a Hoeffding tree's split schedule counts weight).
     """
 
-    def __init__(self, proto, n: int, rng: np.random.Generator):
+    def __init__(self, proto, n: int, rng: np.random.Generator, weighting: str):
         has_seed = "seed" in proto._get_params()
         self.models = [
             proto.clone({"seed": int(rng.integers(2**31 - 1))}) if has_seed else proto.clone()
             for _ in range(n)
         ]
-        self.use_w = _accepts_w(proto)
+        self.use_w = weighting == "weight" or (weighting == "auto" and _accepts_w(proto))
         self.w_sum = np.zeros(n)
         self.t = 0
 
@@ -256,8 +301,8 @@ class BoOCOMultiClassifier(base.Classifier):
     """
 
     def __init__(self, learner=None, n_learners: int = 10, gamma: float = 1.0,
-                 step_size="frank-wolfe", delta="theory", aggregate: bool = True,
-                 seed: int | None = None):
+                 step_size="frank-wolfe", delta="theory", weighting: str = "auto",
+                 aggregate: bool = True, vote_lr: float = 1.0, seed: int | None = None):
         if isinstance(n_learners, bool) or not (isinstance(n_learners, numbers.Integral)
                                                 and n_learners >= 1):
             raise ValueError(f"n_learners must be an integer >= 1, got {n_learners!r}")
@@ -266,8 +311,10 @@ class BoOCOMultiClassifier(base.Classifier):
         if not (delta == "theory" or (isinstance(delta, numbers.Real) and math.isfinite(delta)
                                       and delta > 0)):
             raise ValueError(f"delta must be 'theory' or a number > 0, got {delta!r}")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, numbers.Integral)):
-            raise ValueError(f"seed must be None or an integer, got {seed!r}")
+        if weighting not in ("auto", "weight", "poisson"):
+            raise ValueError(f"weighting must be 'auto', 'weight' or 'poisson', got {weighting!r}")
+        check_real("vote_lr", vote_lr, 0.0, low_open=True)
+        check_seed(seed)
         if learner is not None and not isinstance(learner, base.Estimator):
             raise ValueError(f"learner must be a river classifier or LinearOGD, got {learner!r}")
         self.learner = learner
@@ -275,7 +322,9 @@ class BoOCOMultiClassifier(base.Classifier):
         self.gamma = gamma
         self.step_size = step_size
         self.delta = delta
+        self.weighting = weighting
         self.aggregate = aggregate
+        self.vote_lr = vote_lr
         self.seed = seed
 
         N = int(n_learners)
@@ -290,12 +339,9 @@ class BoOCOMultiClassifier(base.Classifier):
         self._classes: list = []
         self._index: dict = {}
         self._counts = np.zeros(0)  # labels seen per class, for the prior
-        # aggregate over M = N + 2 experts: prior, first learner, stages 1..N; the first
-        # learner holds half the prior mass (beta = 1/2: exp-concavity of the halved Brier)
-        self._beta = 0.5
-        self._log_u = np.concatenate([[math.log(1.0 / (2 * (N + 1)))], [math.log(0.5)],
-                                      np.full(N, math.log(1.0 / (2 * (N + 1))))])
-        self._cache = None  # (x, W, Z, experts) of the last forward pass, until the learn
+        # aggregates over M = N + 2 experts: prior, first learner, stages 1..N
+        self._agg = _Aggregate(N + 2, float(vote_lr))
+        self._cache = None  # (x, W, Z, E) of the last forward pass, until the learn
 
     def _make_copies(self, N: int):
         import learners
@@ -308,7 +354,7 @@ class BoOCOMultiClassifier(base.Classifier):
         if isinstance(proto, learners.LinearOGD):
             return _LinearCopies(proto, N)
         if isinstance(proto, base.Classifier):
-            return _ClassifierCopies(proto, N, self._rng)
+            return _ClassifierCopies(proto, N, self._rng, self.weighting)
         raise ValueError(f"learner must be a river classifier or LinearOGD, got {proto!r}")
 
     def __getstate__(self):  # the forward cache is derived, not state
@@ -326,8 +372,13 @@ class BoOCOMultiClassifier(base.Classifier):
 
     @property
     def expert_weights(self) -> np.ndarray:
-        u = np.exp(self._log_u - self._log_u.max())
-        return u / u.sum()
+        """Weights $u$ of the probability aggregate over (prior, first learner, stages)."""
+        return _softmax(self._agg.log_u)
+
+    @property
+    def vote_weights(self) -> np.ndarray:
+        """Weights $v$ of the label vote over (prior, first learner, stages)."""
+        return _softmax(self._agg.log_v)
 
     # -- one round -----------------------------------------------------------------------------
 
@@ -342,29 +393,34 @@ class BoOCOMultiClassifier(base.Classifier):
         mu = 1.0 / d
         Z = mu + self._A2 @ (W - mu)  # step 2 for i = 1..N, and x^0..x^{N-1}
         N = self.n_learners
+        X = Z[:N]
+        # every row of Z sums to 1 (the rows of W do): Pi_K is the identity unless a
+        # coordinate went negative (gamma < 1 or a step size > 1 in the unrolled chain)
+        P = X if X.min() >= 0.0 else sets.projection_simplex(X)  # step 8: Pi_K(x^i)
         prior = (self._counts + 1.0) / (self._counts.sum() + d)  # Laplace's rule
-        E = np.vstack([prior, W[:1], sets.projection_simplex(Z[:N])])
+        E = np.vstack([prior, W[:1], P])
         self._cache = (dict(x), W, Z, E)
         return W, Z, E
-
-    def _played(self, E: np.ndarray) -> np.ndarray:
-        if not self.aggregate:
-            return E[-1]
-        u = self.expert_weights
-        p = u @ E
-        return p / p.sum()
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict:
         _check_x(x)
         if not self._classes:
             return {}
-        p = self._played(self._forward(x)[2])
+        E = self._forward(x)[2]
+        p = self._agg.proba(E) if self.aggregate else E[-1]
         return dict(zip(self._classes, p.tolist()))
+
+    def predict_one(self, x: dict, **kwargs):
+        _check_x(x)
+        if not self._classes:
+            return None
+        E = self._forward(x)[2]
+        return self._classes[self._agg.vote(E) if self.aggregate else int(E[-1].argmax())]
 
     def learn_one(self, x: dict, y, **kwargs) -> None:
         _check_x(x)
-        _check_y(y)  # both checked before any state moves
-        self._copies.check(x)
+        _check_y(y)
+        self._copies.check(x)  # x and y checked before any state moves
         if y not in self._index:
             self._grow(y)
         N = self.n_learners
@@ -373,22 +429,22 @@ class BoOCOMultiClassifier(base.Classifier):
         d = len(self._classes)
         e_y = np.zeros(d)
         e_y[k] = 1.0
-        # aggregate: exponential weights on each expert's (halved Brier) loss
-        self._log_u -= self._beta * 0.5 * ((E - e_y) ** 2).sum(axis=1)
-        self._log_u -= self._log_u.max()
+        self._agg.update(E, k)
         self._counts[k] += 1.0
         # step 4 of Algorithm 1 at every x^{i-1}: the prox of the squared loss plus
-        # kappa Dist(., K) is prox_{lam Dist}((x + delta e_y) / (1 + delta)),
-        # lam = delta kappa / (1 + delta) (`onlineboost.extension`)
+        # kappa Dist(., K) is prox_{lam Dist}(v), v = (x + delta e_y) / (1 + delta),
+        # lam = delta kappa / (1 + delta) (`onlineboost.extension`); v lies in K when x does
         X_prev = Z[N:]
         delta = self._delta
-        p_star = prox_distance((X_prev + delta * e_y) / (1.0 + delta), sets.Simplex(d),
-                               delta * self._kappa / (1.0 + delta))
-        G = (X_prev - p_star) / delta
+        v = (X_prev + delta * e_y) / (1.0 + delta)
+        if v.min() < 0.0:  # v sums to 1, so it lies in K iff it is >= 0
+            v = prox_distance(v, sets.Simplex(d), delta * self._kappa / (1.0 + delta))
+        G = (X_prev - v) / delta
         self._cache = None
         self._copies.learn(x, G, self._classes, self._rng)
 
     def _grow(self, y) -> None:
+        """A new label: one more coordinate (old points embed with a 0 for it)."""
         self._index[y] = len(self._classes)
         self._classes.append(y)
         self._counts = np.append(self._counts, 0.0)
