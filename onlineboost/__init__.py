@@ -7,6 +7,7 @@ from .b4co import B4CO
 from .boblo import BoBLO
 from .booco import BoOCO
 from .booco_classifier import BoOCOClassifier
+from .booco_multiclass import BoOCOMultiClassifier
 from .online_maboost import OnlineMABoostClassifier
 from .online_maboost_multiclass import OnlineMABoostMultiClassifier
 
@@ -17,6 +18,7 @@ __all__ = [
     "BoBLO",
     "BoOCO",
     "BoOCOClassifier",
+    "BoOCOMultiClassifier",
     "OnlineMABoostClassifier",
     "OnlineMABoostMultiClassifier",
     "bregman",
