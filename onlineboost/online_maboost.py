@@ -35,6 +35,16 @@ costs more than the arithmetic. Every learner trains on every example with its e
 filtering small weights (learn with probability $w_i / \tau$ and weight $\tau$ when
 $w_i < \tau$, unbiased) saved little time with Hoeffding trees and cost accuracy on Bananas
 (measured: 0.671 exact, 0.669 at $\tau = 0.5$, 0.655 at $\tau = 1$), so it is not offered.
+
+**Input.** Features are checked before any state moves (`ValueError` naming `x[key]`): each
+value is a real number (bools count as 0/1) of magnitude at most `MAX_ABS_FEATURE` = 1e100, or
+a category string for learners that take them (Hoeffding trees do). A trained Hoeffding tree
+raises `OverflowError` from its Gaussian splitters at 1e200, hence the bound. `None`, NaN,
+infinities, numeric strings (`"3.5"`: a parsing slip, not a category), bytes, `Decimal`s and
+containers are refused. Labels must be a str, bool, integer or finite real (`y` is named;
+`None`, NaN, complex and unhashable labels are refused); the binary booster also wants a binary
+one. `model=None` means `tree.HoeffdingTreeClassifier()`; anything without `learn_one`,
+`predict_proba_one` and `clone` is refused at construction, as is a non-integer `seed`.
 """
 
 from __future__ import annotations
@@ -138,7 +148,8 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
     Parameters
     ----------
     model
-        The weak river classifier, cloned `n_models` times ($h_1, \dots, h_N$).
+        The weak river classifier, cloned `n_models` times ($h_1, \dots, h_N$); `None` is
+        `tree.HoeffdingTreeClassifier()`.
     n_models
         Number of weak learners $N$.
     regulariser
@@ -163,10 +174,11 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         $\sum_t w_{t,i} \ll t$ and a Hoeffding tree splits correspondingly later. This step is
         ours, not the paper's.
     lam
-        $\lambda > 0$: every weight is multiplied by $\lambda$ before the learner sees it (after
-        `rescale`, each learner's weights then average $\lambda$). A Hoeffding tree counts
-        weight, not examples, so $\lambda > 1$ makes it attempt and accept splits sooner, as
-        leveraging bagging's Poisson($\lambda = 6$) draws do in river's `ARFClassifier`.
+        $\lambda > 0$: the weights of learners $2, \dots, N$ are multiplied by $\lambda$
+        before they see them (after `rescale`, they then average $\lambda$); the first learner
+        keeps $w_1 = 1$ and stays the plain weak learner. A Hoeffding tree counts weight, not
+        examples, so $\lambda > 1$ makes it attempt and accept splits sooner, as leveraging
+        bagging's Poisson($\lambda = 6$) draws do in river's `ARFClassifier`.
     weighting
         How learner $i$ gets $w_i$: `"weight"` passes `learn_one(x, y, w=w_i)`, `"poisson"`
         repeats `learn_one` $k \sim \text{Poisson}(w_i)$ times (Oza's online boosting), `"auto"`
@@ -207,7 +219,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
     def __init__(self, model: base.Classifier | None = None, n_models: int = 10,
                  regulariser="entropy", eta: float = 1.0, alpha_bound: float = 2.0,
                  alpha_lr: float = 4.0, vote_lr: float = 1.0, prior_voter: bool = True,
-                 rescale: bool = True, lam: float = 1.0, weighting: str = "auto",
+                 rescale: bool = True, lam: float = 6.0, weighting: str = "auto",
                  seed: int | None = None):
         prototype = _resolve_model(model)
         check_int("n_models", n_models, 1)
@@ -356,8 +368,8 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         if self.rescale:  # keep each learner's effective sample size at t (a departure, see doc)
             w = [w_i * self._n_seen / w_sum if w_sum > 0 else w_i
                  for w_i, w_sum in zip(w, self._w_sum)]
-        if self.lam != 1.0:
-            w = [w_i * self.lam for w_i in w]
+        if self.lam != 1.0:  # learners 2..N only: the first stays the plain weak learner
+            w = [w[0]] + [w_i * self.lam for w_i in w[1:]]
         counts = None if self._use_w else self._rng.poisson(w)
         for i, m in enumerate(self._models):
             if self._use_w:

@@ -110,10 +110,11 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         Divide $w_i$ by its running mean before learner $i$ sees it, so every learner keeps the
         stream's effective sample size (as in `OnlineMABoostClassifier`).
     lam
-        $\lambda > 0$: every weight is multiplied by $\lambda$ before the learner sees it (after
-        `rescale`, each learner's weights then average $\lambda$). A Hoeffding tree counts
-        weight, not examples, so $\lambda > 1$ makes it attempt and accept splits sooner, as
-        leveraging bagging's Poisson($\lambda = 6$) draws do in river's `ARFClassifier`.
+        $\lambda > 0$: the weights of learners $2, \dots, N$ are multiplied by $\lambda$
+        before they see them (after `rescale`, they then average $\lambda$); the first learner
+        keeps $w_1 = 1$ and stays the plain weak learner. A Hoeffding tree counts weight, not
+        examples, so $\lambda > 1$ makes it attempt and accept splits sooner, as leveraging
+        bagging's Poisson($\lambda = 6$) draws do in river's `ARFClassifier`.
     weighting
         `"weight"` passes `learn_one(x, y, w=w_i)`, `"poisson"` repeats `learn_one`
         $k \sim \text{Poisson}(w_i)$ times, `"auto"` uses the first when the weak learner's
@@ -153,7 +154,7 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
     def __init__(self, model: base.Classifier | None = None, n_models: int = 10,
                  regulariser="entropy", eta: float = 1.0, alpha_bound: float = 2.0,
                  alpha_lr: float = 4.0, vote_lr: float = 1.0, prior_voter: bool = True,
-                 rescale: bool = True, lam: float = 1.0, weighting: str = "auto",
+                 rescale: bool = True, lam: float = 6.0, weighting: str = "auto",
                  seed: int | None = None):
         prototype = _resolve_model(model)
         check_int("n_models", n_models, 1)
@@ -308,8 +309,8 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         self._w_sum += w
         if self.rescale:  # keep each learner's effective sample size at t
             w = np.divide(w * self._n_seen, self._w_sum, out=w.copy(), where=self._w_sum > 0)
-        if self.lam != 1.0:
-            w = w * self.lam
+        if self.lam != 1.0:  # learners 2..N only: the first stays the plain weak learner
+            w[1:] *= self.lam
         if self._use_w:
             for m, w_i in zip(self._models, w.tolist()):
                 if w_i > 0:
