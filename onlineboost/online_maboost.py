@@ -202,7 +202,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
     >>> from onlineboost import OnlineMABoostClassifier
     >>> model = OnlineMABoostClassifier(tree.HoeffdingTreeClassifier(), n_models=5, seed=1)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
-    Accuracy: 89.04%
+    Accuracy: 88.96%
 
     References
     ----------

@@ -135,11 +135,17 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
 
     Examples
     --------
+    >>> import itertools
     >>> from river import datasets, evaluate, metrics
     >>> from onlineboost import OnlineMABoostMultiClassifier
-    >>> model = OnlineMABoostMultiClassifier(n_models=5)
-    >>> evaluate.progressive_val_score(datasets.ImageSegments(), model, metrics.Accuracy())
-    Accuracy: 82.51%
+    >>> model = OnlineMABoostMultiClassifier(n_models=3)  # three Hoeffding trees
+    >>> stream = itertools.islice(datasets.ImageSegments(), 500)
+    >>> evaluate.progressive_val_score(stream, model, metrics.Accuracy())
+    Accuracy: 74.55%
+    >>> x, y = next(iter(datasets.ImageSegments()))
+    >>> p = model.predict_proba_one(x)
+    >>> len(p), round(sum(p.values()), 12), max(p, key=p.get), y
+    (7, 1.0, 'path', 'path')
 
     References
     ----------
