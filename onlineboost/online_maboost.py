@@ -149,6 +149,15 @@ def _check_label(y) -> None:
                      f"got {y!r}")
 
 
+def _positive(name: str, value) -> float:
+    """`check_real(name, value, 0, low_open=True)`, with huge ints (`10**400`) and other
+    non-floats a `ValueError` naming `name` too."""
+    try:
+        return check_real(name, value, 0.0, low_open=True)
+    except (TypeError, OverflowError):
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}") from None
+
+
 def _resolve_model(model):
     """The weak learner prototype: `model` itself, or a Hoeffding tree for `None`."""
     if model is None:
@@ -257,7 +266,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
             raise ValueError(f"regulariser must be a str or Regulariser, got {regulariser!r}")
         for name, value in (("eta", eta), ("alpha_bound", alpha_bound), ("alpha_lr", alpha_lr),
                             ("vote_lr", vote_lr), ("lam", lam)):
-            check_real(name, value, 0.0, low_open=True)
+            _positive(name, value)
         if weighting not in ("auto", "weight", "poisson"):
             raise ValueError(f"weighting must be 'auto', 'weight' or 'poisson', got {weighting!r}")
         for name, value in (("prior_voter", prior_voter), ("rescale", rescale)):

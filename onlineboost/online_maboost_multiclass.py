@@ -60,12 +60,13 @@ import numpy as np
 from river import base
 
 from onlineboost import mirror
-from onlineboost._checks import check_int, check_real, check_seed
+from onlineboost._checks import check_int, check_seed
 from onlineboost.online_maboost import (
     _REGULARISERS,
     _accepts_w,
     _check_label,
     _check_x,
+    _positive,
     _resolve_model,
 )
 
@@ -176,7 +177,7 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
             raise ValueError(f"regulariser must be a str or Regulariser, got {regulariser!r}")
         for name, value in (("eta", eta), ("alpha_bound", alpha_bound), ("alpha_lr", alpha_lr),
                             ("vote_lr", vote_lr), ("lam", lam)):
-            check_real(name, value, 0.0, low_open=True)
+            _positive(name, value)
         if weighting not in ("auto", "weight", "poisson"):
             raise ValueError(f"weighting must be 'auto', 'weight' or 'poisson', got {weighting!r}")
         for name, value in (("prior_voter", prior_voter), ("rescale", rescale)):
