@@ -221,6 +221,14 @@ def markdown(table: dict, streams: list[str], n_seeds: dict, n_jobs: int, quick:
                            f"{r['logloss']:.4f} | {r['sps']:,.0f} | {r['vs_ada']:.2f} |")
     out += ["", "Targets of issue 12 (development streams, this run):", ""]
     out += targets(table, streams)
+    out += [
+        "",
+        "These are the streams the defaults were tuned on (OnlineMABoost's only tuned default, "
+        "λ = 6, the weight scale of learners 2..N, was picked on them by the rule in "
+        "`onlineboost/online_maboost.py`), so they measure fit, not generalisation. A seed "
+        "count below 3 means the run was cut short and the rest of the tasks did not finish "
+        "(`--resume` runs them).",
+    ]
     return "\n".join(out)
 
 
