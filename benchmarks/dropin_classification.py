@@ -193,14 +193,16 @@ def targets(table: dict, streams: list[str]) -> list[str]:
 
 
 def markdown(table: dict, streams: list[str], n_seeds: dict, n_jobs: int, quick: bool,
-             elapsed: float) -> str:
+             elapsed: float, model_time: float) -> str:
     cmd = "python -m benchmarks.dropin_classification" + (" --quick" if quick else "") + \
         f" --jobs {n_jobs}"
     seeds_text = ", ".join(f"{s} {k}" for s, k in n_seeds.items())
     out = [
         "## Drop-in classification: defaults against river's classifiers",
         "",
-        f"`{cmd}` ({report.machine()}; {elapsed / 60:.1f} min in this invocation). "
+        f"`{cmd}` ({report.machine()}; {elapsed / 60:.1f} min in this invocation, "
+        f"{model_time / 60:.1f} min of model time over all tasks, shared by {n_jobs} "
+        f"processes). "
         f"Progressive validation; seeds per stream: {seeds_text}. Phishing, Bananas and "
         f"ImageSegments in their own order (seed 0) and shuffled (seeds 1, 2); SEA (noise "
         f"0.1), Agrawal and Hyperplane: the first "
@@ -267,8 +269,10 @@ def main(argv=None):
     rows = done + [r for task in results for r in task]
     streams = [s for s in args.streams if any(r["stream"] == s for r in rows)]
     n_seeds = {s: len({r["seed"] for r in rows if r["stream"] == s}) for s in streams}
+    lengths = {s: len(STREAMS[s][0](0, n)) for s in streams}
+    model_time = sum(lengths[r["stream"]] / r["sps"] for r in rows)  # seconds, all tasks
     text = markdown(summarise(rows), streams, n_seeds, args.jobs, args.quick,
-                    time.perf_counter() - start)
+                    time.perf_counter() - start, model_time)
     print(text)
     if not args.quick:
         report.write_section("dropin_classification", text)
