@@ -156,7 +156,8 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
     References
     ----------
     [^1]: Jung, Y. H., Goetz, J. and Tewari, A., 2017. Online Multiclass Boosting. NeurIPS 2017,
-        arXiv:1702.07305v2 (AdaBoost.OLM, Algorithm 2).
+        arXiv:1702.07305 (Adaboost.OLM, the adaptive algorithm; v1 has only OnlineMBBM). The
+        paper is not in `shared/papers`: no step numbers are cited from it.
     [^2]: Naghibi, T. and Pfister, B., 2014. A Boosting Framework on Grounds of Online
         Learning. NeurIPS 2014, arXiv:1409.7202v1.
     [^3]: Freund, Y. and Schapire, R. E., 1997. A Decision-Theoretic Generalization of On-Line
