@@ -113,14 +113,12 @@ class _Aggregate:
         return p / p.sum()
 
     def vote(self, E: np.ndarray) -> int:
-        votes = np.zeros(E.shape[1])
-        np.add.at(votes, E.argmax(axis=1), _softmax(self.log_v))  # weighted plurality
-        return int(votes.argmax())
+        votes = np.bincount(E.argmax(axis=1), _softmax(self.log_v), E.shape[1])
+        return int(votes.argmax())  # the weighted plurality
 
     def update(self, E: np.ndarray, k: int) -> None:
-        e_y = np.zeros(E.shape[1])
-        e_y[k] = 1.0
-        self.log_u -= 0.25 * ((E - e_y) ** 2).sum(axis=1)  # beta = 1/2 on the halved Brier
+        brier = np.einsum("ij,ij->i", E, E) - 2.0 * E[:, k] + 1.0  # |E_k - e_y|^2
+        self.log_u -= 0.25 * brier  # beta = 1/2 on the halved Brier score
         self.log_u -= self.log_u.max()
         self.log_v -= self.vote_lr * (E.argmax(axis=1) != k)
         self.log_v -= self.log_v.max()
@@ -150,30 +148,35 @@ class _ClassifierCopies:
 
     def predict(self, x: dict, classes: list) -> np.ndarray:
         d = len(classes)
-        W = np.full((len(self.models), d), 1.0 / d)
-        for i, m in enumerate(self.models):
+        uniform = [1.0 / d] * d  # an untrained copy (or one with no mass) plays mu
+        rows = []
+        for m in self.models:  # plain floats: at d ~ 10 a numpy call costs more than the sum
             proba = m.predict_proba_one(x)
-            if proba:
-                row = np.array([proba.get(c, 0.0) for c in classes], dtype=np.float64)
-                total = row.sum()
-                if total > 0 and np.isfinite(total):
-                    W[i] = row / total
-        return W
+            row = [proba.get(c, 0.0) for c in classes] if proba else uniform
+            total = sum(row)
+            if not (total > 0 and math.isfinite(total)):
+                row = uniform
+            elif total != 1.0:
+                row = [v / total for v in row]
+            rows.append(row)
+        return np.array(rows)
 
     def learn(self, x: dict, G: np.ndarray, classes: list, rng: np.random.Generator) -> None:
-        labels = G.argmin(axis=1)
-        w = G.max(axis=1) - G.min(axis=1)
+        self.fit(x, [classes[j] for j in G.argmin(axis=1).tolist()],
+                 G.max(axis=1) - G.min(axis=1), rng)
+
+    def fit(self, x: dict, labels: list, w: np.ndarray, rng: np.random.Generator) -> None:
+        """Copy i learns (x, labels[i]) with weight w[i] / (its running mean)."""
         self.t += 1
         self.w_sum += w
-        w = np.where(self.w_sum > 0, w * self.t / np.maximum(self.w_sum, 1e-300), 0.0)
-        counts = None if self.use_w else rng.poisson(w)
-        for i, m in enumerate(self.models):
-            label = classes[labels[i]]
-            if self.use_w:
-                if w[i] > 0:
-                    m.learn_one(x, label, w=float(w[i]))
-            else:
-                for _ in range(counts[i]):
+        w = w * (self.t / np.maximum(self.w_sum, 1e-300))  # w / (running mean of w); 0 stays 0
+        if self.use_w:
+            for m, label, w_i in zip(self.models, labels, w.tolist()):
+                if w_i > 0:
+                    m.learn_one(x, label, w=w_i)
+        else:
+            for m, label, k in zip(self.models, labels, rng.poisson(w).tolist()):
+                for _ in range(k):
                     m.learn_one(x, label)
 
     def check(self, x: dict) -> None:
