@@ -67,7 +67,7 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
     halved Brier score exceeds the first learner's by at most $2 \ln 2$ (exp-concavity).
 
     Defaults (the rule): among the settings tried on the development streams only (Phishing,
-    Bananas, river's SEA, Agrawal and Hyperplane generators; the first 2,000 samples, seeds
+    Bananas, river's SEA, Agrawal and Hyperplane generators; the first 1,000 samples, seeds
     1-3), the one with the best mean progressive accuracy at no more per-sample time than
     river's `AdaBoostClassifier` with the same weak learner and number of models: ten Hoeffding
     trees, $\gamma = 1$, Frank–Wolfe steps, the squared loss on $[-1, 1]$, Poisson example
@@ -108,11 +108,17 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
 
     Examples
     --------
-    >>> from river import datasets, evaluate, metrics
+    >>> from river import datasets, evaluate, metrics, tree
     >>> from onlineboost import BoOCOClassifier
     >>> model = BoOCOClassifier(n_learners=5, seed=1)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
-    Accuracy: ...
+    Accuracy: 88.24%
+    >>> evaluate.progressive_val_score(datasets.Phishing(), tree.HoeffdingTreeClassifier(),
+    ...                                metrics.Accuracy())
+    Accuracy: 87.99%
+
+    Five boosted Hoeffding trees against one (the previous defaults, five linear learners,
+    scored 0.70 on the first 1,000 samples).
 
     References
     ----------
@@ -213,8 +219,9 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
 
     @classmethod
     def _unit_test_params(cls):
-        import learners
         from river import tree
+
+        import learners
 
         yield {"learner": learners.LinearOGD(), "n_learners": 3, "loss": "logistic",
                "bound": 2.0}
