@@ -3,6 +3,7 @@ $K = [-B, B]$ under a margin loss (logistic or hinge) or the squared loss on the
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -40,7 +41,7 @@ class _ClassifierScores:
     def learn(self, x: dict, G: np.ndarray) -> None:
         # as a cost on the two ends (-B, +B): (-B g, +B g); the argmin is +B iff g < 0
         g = G[:, 0]
-        self._copies.learn(x, np.stack([-g, g], axis=1), self._classes, self._rng)
+        self._copies.fit(x, [gi < 0 for gi in g.tolist()], np.abs(g), self._rng)
 
 
 class BoOCOClassifier(_BoOCOCore, base.Classifier):
@@ -66,7 +67,7 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
     halved Brier score exceeds the first learner's by at most $2 \ln 2$ (exp-concavity).
 
     Defaults (the rule): among the settings tried on the development streams only (Phishing,
-    Bananas, river's SEA, Agrawal and Hyperplane generators; the first 2,000 samples, seeds
+    Bananas, river's SEA, Agrawal and Hyperplane generators; the first 1,000 samples, seeds
     1-3), the one with the best mean progressive accuracy at no more per-sample time than
     river's `AdaBoostClassifier` with the same weak learner and number of models: ten Hoeffding
     trees, $\gamma = 1$, Frank–Wolfe steps, the squared loss on $[-1, 1]$, Poisson example
@@ -107,11 +108,17 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
 
     Examples
     --------
-    >>> from river import datasets, evaluate, metrics
+    >>> from river import datasets, evaluate, metrics, tree
     >>> from onlineboost import BoOCOClassifier
     >>> model = BoOCOClassifier(n_learners=5, seed=1)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
-    Accuracy: ...
+    Accuracy: 88.24%
+    >>> evaluate.progressive_val_score(datasets.Phishing(), tree.HoeffdingTreeClassifier(),
+    ...                                metrics.Accuracy())
+    Accuracy: 87.99%
+
+    Five boosted Hoeffding trees against one (the previous defaults, five linear learners,
+    scored 0.70 on the first 1,000 samples).
 
     References
     ----------
@@ -143,6 +150,13 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         self.loss = loss  # stored verbatim (the core holds the loss object)
         self._agg = _Aggregate(n_learners + 2, float(vote_lr))
         self._counts = [0.0, 0.0]  # labels False, True seen (the prior expert)
+        self._w1_scale = float(gamma / self._eta[0])
+        self._experts_cache = None  # (x, E) of the last forward pass, until the learn
+
+    def __getstate__(self):  # the forward caches are derived, not state
+        state = self.__dict__.copy()
+        state["_experts_cache"] = state["_cache"] = None
+        return state
 
     def _make_copies(self):
         proto = self.learner
@@ -160,27 +174,33 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
     def _multiclass(self):
         return False
 
-    def _proba(self, s: np.ndarray) -> np.ndarray:
-        """P(+1) of scores s."""
+    def _proba(self, s: float) -> float:
+        """P(+1) of a score s in K."""
         if self.loss == "squared":
-            return 0.5 * (1.0 + np.clip(s, -1.0, 1.0))
-        return np.exp(-np.logaddexp(0.0, -s))  # sigma(s), overflow-free
+            return 0.5 * (1.0 + min(max(s, -1.0), 1.0))
+        return 0.5 * (1.0 + math.tanh(0.5 * s))  # sigma(s), overflow-free
 
     def _experts(self, x: dict) -> np.ndarray:
         """P(False), P(True) of the prior, the first learner and the N stages, (N + 2, 2)."""
-        Z = self._weak_iterates(x)[:, 0]  # x^1..x^N (checks x)
+        cache = self._experts_cache
+        if cache is not None and cache[0] == x:
+            return cache[1]
+        Z = self._weak_iterates(x)[:, 0].tolist()  # x^1..x^N (checks x)
         lo, hi = self._interval
         # the first learner's own score from x^1 = (eta_1 / gamma) W_1 (K is centred at 0)
-        w1 = min(max(float(Z[0]) * self.gamma / self._eta[0], lo), hi)
-        prior = (self._counts[1] + 1.0) / (sum(self._counts) + 2.0)  # Laplace's rule
-        p = np.concatenate([[prior], self._proba(np.array([w1])), self._proba(np.clip(Z, lo, hi))])
-        return np.stack([1.0 - p, p], axis=1)
+        w1 = min(max(Z[0] * self._w1_scale, lo), hi)
+        n_false, n_true = self._counts
+        p = [(n_true + 1.0) / (n_false + n_true + 2.0), self._proba(w1)]  # Laplace's rule
+        p += [self._proba(min(max(z, lo), hi)) for z in Z]  # Pi_K(x^i)
+        E = np.array([[1.0 - q, q] for q in p])
+        self._experts_cache = (dict(x), E)
+        return E
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict:
         if self.aggregate:
             p = float(self._agg.proba(self._experts(x))[1])
         else:
-            p = float(self._proba(np.array(self._scalar_action(x))))
+            p = self._proba(self._scalar_action(x))
         return {False: 1.0 - p, True: p}
 
     def predict_one(self, x: dict, **kwargs):
@@ -193,13 +213,15 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         if self.aggregate:
             E = self._experts(x)  # checks x before any state moves
             self._agg.update(E, int(y_pm > 0))
+        self._experts_cache = None
         self._learn(x, y_pm)
         self._counts[int(y_pm > 0)] += 1.0
 
     @classmethod
     def _unit_test_params(cls):
-        import learners
         from river import tree
+
+        import learners
 
         yield {"learner": learners.LinearOGD(), "n_learners": 3, "loss": "logistic",
                "bound": 2.0}

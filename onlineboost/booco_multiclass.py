@@ -21,14 +21,12 @@ Beyond the paper, two things make it a classifier one can deploy:
   weak learners keep their state: river classifiers report probabilities over the labels they
   know, and the linear copies grow a zero row.
 * **Never much worse than one learner.** Copy $i$ only sees $x^{i-1}$, so each prefix
-  $\Pi_K(x^i)$ is a predictor computed every round for free. The played distribution is the
-  exponentially weighted average of $M = N + 2$ experts — the class prior (Laplace's rule on the
-  labels seen), the first weak learner alone, and $\Pi_K(x^1), \dots, \Pi_K(x^N)$ — with weights
-  $u_k \propto \pi_k e^{-\beta L_k}$ on their cumulative losses $L_k$. The halved Brier score is
-  $\beta$-exp-concave on the simplex for $\beta \le 1 / \max\|p - e_y\|^2 = 1/2$, so with
-  $\beta = 1/2$ the aggregate's cumulative loss is at most $L_k + 2\ln(1/\pi_k)$ for every expert
-  $k$ at every horizon (Kivinen & Warmuth 1999; Hazan 2016, §4.4). The first learner holds
-  $\pi = 1/2$ (bound $2\ln 2 \approx 1.39$), the others share the rest.
+  $\Pi_K(x^i)$ is a predictor computed every round for free. Two aggregates run over $M = N + 2$
+  experts — the class prior (Laplace's rule on the labels seen), the first weak learner alone,
+  and $\Pi_K(x^1), \dots, \Pi_K(x^N)$ — with prior weights $\pi$ (half on the first learner,
+  the rest shared), see `_Aggregate`. The label is a Hedge-weighted plurality vote on the
+  experts' mistakes; the probabilities are the exponentially weighted mixture on the halved
+  Brier score, which is $\frac12$-exp-concave on the simplex (Kivinen & Warmuth 1999).
 """
 
 from __future__ import annotations
@@ -41,8 +39,8 @@ import numpy as np
 from river import base
 
 from . import sets
-from .booco import _chain_matrix, _step_sizes
 from ._checks import check_real, check_seed
+from .booco import _chain_matrix, _step_sizes
 from .extension import prox_distance
 
 __all__ = ["BoOCOMultiClassifier"]
@@ -113,14 +111,12 @@ class _Aggregate:
         return p / p.sum()
 
     def vote(self, E: np.ndarray) -> int:
-        votes = np.zeros(E.shape[1])
-        np.add.at(votes, E.argmax(axis=1), _softmax(self.log_v))  # weighted plurality
-        return int(votes.argmax())
+        votes = np.bincount(E.argmax(axis=1), _softmax(self.log_v), E.shape[1])
+        return int(votes.argmax())  # the weighted plurality
 
     def update(self, E: np.ndarray, k: int) -> None:
-        e_y = np.zeros(E.shape[1])
-        e_y[k] = 1.0
-        self.log_u -= 0.25 * ((E - e_y) ** 2).sum(axis=1)  # beta = 1/2 on the halved Brier
+        brier = np.einsum("ij,ij->i", E, E) - 2.0 * E[:, k] + 1.0  # |E_k - e_y|^2
+        self.log_u -= 0.25 * brier  # beta = 1/2 on the halved Brier score
         self.log_u -= self.log_u.max()
         self.log_v -= self.vote_lr * (E.argmax(axis=1) != k)
         self.log_v -= self.log_v.max()
@@ -150,30 +146,35 @@ class _ClassifierCopies:
 
     def predict(self, x: dict, classes: list) -> np.ndarray:
         d = len(classes)
-        W = np.full((len(self.models), d), 1.0 / d)
-        for i, m in enumerate(self.models):
+        uniform = [1.0 / d] * d  # an untrained copy (or one with no mass) plays mu
+        rows = []
+        for m in self.models:  # plain floats: at d ~ 10 a numpy call costs more than the sum
             proba = m.predict_proba_one(x)
-            if proba:
-                row = np.array([proba.get(c, 0.0) for c in classes], dtype=np.float64)
-                total = row.sum()
-                if total > 0 and np.isfinite(total):
-                    W[i] = row / total
-        return W
+            row = [proba.get(c, 0.0) for c in classes] if proba else uniform
+            total = sum(row)
+            if not (total > 0 and math.isfinite(total)):
+                row = uniform
+            elif total != 1.0:
+                row = [v / total for v in row]
+            rows.append(row)
+        return np.array(rows)
 
     def learn(self, x: dict, G: np.ndarray, classes: list, rng: np.random.Generator) -> None:
-        labels = G.argmin(axis=1)
-        w = G.max(axis=1) - G.min(axis=1)
+        self.fit(x, [classes[j] for j in G.argmin(axis=1).tolist()],
+                 G.max(axis=1) - G.min(axis=1), rng)
+
+    def fit(self, x: dict, labels: list, w: np.ndarray, rng: np.random.Generator) -> None:
+        """Copy i learns (x, labels[i]) with weight w[i] / (its running mean)."""
         self.t += 1
         self.w_sum += w
-        w = np.where(self.w_sum > 0, w * self.t / np.maximum(self.w_sum, 1e-300), 0.0)
-        counts = None if self.use_w else rng.poisson(w)
-        for i, m in enumerate(self.models):
-            label = classes[labels[i]]
-            if self.use_w:
-                if w[i] > 0:
-                    m.learn_one(x, label, w=float(w[i]))
-            else:
-                for _ in range(counts[i]):
+        w = w * (self.t / np.maximum(self.w_sum, 1e-300))  # w / (running mean of w); 0 stays 0
+        if self.use_w:
+            for m, label, w_i in zip(self.models, labels, w.tolist()):
+                if w_i > 0:
+                    m.learn_one(x, label, w=w_i)
+        else:
+            for m, label, k in zip(self.models, labels, rng.poisson(w).tolist()):
+                for _ in range(k):
                     m.learn_one(x, label)
 
     def check(self, x: dict) -> None:
@@ -243,23 +244,45 @@ class BoOCOMultiClassifier(base.Classifier):
     `learner` is the weak learner $W$ (cloned $N$ times), `n_learners` is $N$, `gamma` is the
     edge $\gamma$, `step_size` gives $\eta_i$ and `delta` is $\delta$; $K = \Delta_d$ with $d$
     the number of classes seen, $\ell(p, y) = \tfrac12\|p - e_y\|^2$ and $\kappa = \sqrt2$ (the
-    loss's Lipschitz bound over the simplex, exact). `predict_proba_one` is the played point:
-    with `aggregate`, the exponentially weighted average of the class prior, the first learner
-    and the $N$ staged points $\Pi_K(x^i)$; without, $\Pi_K(x^N)$ as in Algorithm 1.
+    loss's Lipschitz bound over the simplex, exact). Without `aggregate`, `predict_proba_one` is
+    the played point $\Pi_K(x^N)$ of Algorithm 1 and `predict_one` its argmax.
 
-    The halved Brier score (squared loss) rather than the log loss: its gradient on the simplex
-    is bounded ($\|p - e_y\| \le \sqrt 2$), the extension's proximal point is closed form, and
-    it is exp-concave, which gives the aggregate its $O(\ln N)$ bound. The log loss has an
-    unbounded gradient as $p_y \to 0$, and its extension needs an iterative solve per copy.
+    With `aggregate` (the default), over the experts $k$ = class prior, first learner,
+    $\Pi_K(x^1), \dots, \Pi_K(x^N)$ with prior $\pi_1 = 1/2$ on the first learner and
+    $1/(2N + 2)$ on each other:
+
+    * `predict_one` is the plurality vote weighted by Hedge on mistakes (rate $\beta$ =
+      `vote_lr`). It makes at most $(\beta M_k + \ln(1/\pi_k)) / \ln(2 / (1 + e^{-\beta}))$
+      mistakes when expert $k$ makes $M_k$: $2.63\,M_1 + 1.82$ against the single weak learner
+      and $2.63\,M_0 + 2.63 \ln(2N + 2)$ against the class prior at $\beta = 1$ (worst case;
+      measured, the vote tracks its best expert).
+    * `predict_proba_one` is the mixture weighted by exponential weights on the halved Brier
+      score ($\beta = 1/2$): its cumulative halved Brier score exceeds expert $k$'s by at most
+      $2 \ln(1/\pi_k)$ ($2 \ln 2$ against the first learner), at every horizon. Its argmax can
+      differ from `predict_one`, which is tuned for accuracy.
+
+    The halved Brier score rather than the log loss: its gradient on the simplex is bounded
+    ($\|p - e_y\| \le \sqrt 2$), the extension's proximal point is closed form, and it is
+    exp-concave. The log loss has an unbounded gradient as $p_y \to 0$ and its extension needs
+    an iterative solve per copy; as example weights for tree copies (gradient $-1/p_y$, capped at
+    $p_y \ge 0.05$) it scored lower on ImageSegments (0.828 against 0.833, three seeds).
+
+    Defaults (the rule): among the settings tried on the development streams only
+    (ImageSegments, all 2,310 samples, and Phishing, Bananas, river's SEA, Agrawal and
+    Hyperplane as two-class streams, first 1,000 samples; seeds 1-3), the one with the best
+    mean progressive accuracy: ten Hoeffding trees, $\gamma = 1$, constant steps
+    $\eta_i = 0.3$ (against Frank–Wolfe's $2/(i+1)$: 0.833 against 0.821 on ImageSegments, and
+    level on the two-class streams), Poisson example weights (0.831 against 0.822 with `w`, seed
+    1), `vote_lr` 1. Per sample it costs 0.72 times river's `AdaBoostClassifier` with the same
+    ten trees on ImageSegments (CPU time, both run in lockstep on the same samples).
 
     Parameters
     ----------
     learner
         The weak learner prototype: a river classifier (default
         `tree.HoeffdingTreeClassifier()`), trained on the argmin label of each copy's linear
-        loss with the loss's range as weight (passed as `w` when `learn_one` takes it, else as
-        Poisson repeats), or `learners.LinearOGD` (its `lr`, `decay` and `bound`, on the
-        growing simplex).
+        loss with the loss's range as weight, or `learners.LinearOGD` (its `lr`, `decay` and
+        `bound`, on the growing simplex).
     n_learners
         Number of weak learners $N \ge 1$.
     gamma
@@ -270,9 +293,14 @@ class BoOCOMultiClassifier(base.Classifier):
     delta
         Smoothing $\delta > 0$ of the extension; `"theory"` is $\sqrt{D^2 / (\gamma N)}$ with
         $D = \sqrt 2$ the simplex's diameter.
+    weighting
+        For river classifier learners: `"poisson"` repeats `learn_one` $k \sim$
+        Poisson(weight) times (Oza's online boosting; the draws add diversity), `"weight"`
+        passes the weight as `w`, `"auto"` is `"weight"` when `learn_one` takes `w`.
     aggregate
-        Whether the played point is the exponentially weighted average over the experts
-        (prior, first learner, stages) rather than the last stage alone.
+        Whether to play the aggregates (vote and mixture) instead of the last stage.
+    vote_lr
+        $\beta > 0$, the rate of the label vote's exponential weights on mistakes.
     seed
         Seeds the copies of a random weak learner and the Poisson draws.
 
@@ -281,16 +309,23 @@ class BoOCOMultiClassifier(base.Classifier):
     classes
         The labels seen so far, in the order of the simplex's coordinates.
     expert_weights
-        The aggregate's weights $u$ over (prior, first learner, $\Pi_K(x^1..x^N)$).
+        The probability mixture's weights over (prior, first learner, $\Pi_K(x^1..x^N)$).
+    vote_weights
+        The label vote's weights over the same experts.
 
     Examples
     --------
     >>> from river import datasets, evaluate, metrics, tree
     >>> from onlineboost import BoOCOMultiClassifier
     >>> model = BoOCOMultiClassifier(tree.HoeffdingTreeClassifier(), n_learners=5, seed=1)
-    >>> evaluate.progressive_val_score(datasets.ImageSegments().take(1000), model,
+    >>> evaluate.progressive_val_score(datasets.ImageSegments().take(500), model,
     ...                                metrics.Accuracy())
-    Accuracy: ...
+    Accuracy: 75.15%
+    >>> evaluate.progressive_val_score(datasets.ImageSegments().take(500),
+    ...                                tree.HoeffdingTreeClassifier(), metrics.Accuracy())
+    Accuracy: 72.55%
+
+    Five boosted trees against one on the first 500 samples of the seven-class stream.
 
     References
     ----------
@@ -298,10 +333,13 @@ class BoOCOMultiClassifier(base.Classifier):
         PMLR 139. arXiv:2102.09305v1.
     [^2]: Kivinen, J. and Warmuth, M. K., 1999. Averaging expert predictions. EuroCOLT 1999
         (exponential weights under an exp-concave loss).
+    [^3]: Littlestone, N. and Warmuth, M. K., 1994. The Weighted Majority Algorithm.
+        Information and Computation 108(2).
+    [^4]: Oza, N. C. and Russell, S., 2001. Online Bagging and Boosting. AISTATS 2001.
     """
 
     def __init__(self, learner=None, n_learners: int = 10, gamma: float = 1.0,
-                 step_size="frank-wolfe", delta="theory", weighting: str = "auto",
+                 step_size=0.3, delta="theory", weighting: str = "poisson",
                  aggregate: bool = True, vote_lr: float = 1.0, seed: int | None = None):
         if isinstance(n_learners, bool) or not (isinstance(n_learners, numbers.Integral)
                                                 and n_learners >= 1):
@@ -453,8 +491,9 @@ class BoOCOMultiClassifier(base.Classifier):
 
     @classmethod
     def _unit_test_params(cls):
-        import learners
         from river import tree
+
+        import learners
 
         yield {"learner": tree.HoeffdingTreeClassifier(), "n_learners": 3}
         yield {"learner": learners.LinearOGD(), "n_learners": 2, "gamma": 0.5,
