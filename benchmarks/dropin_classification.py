@@ -243,6 +243,7 @@ def main(argv=None):
     parser.add_argument("--streams", nargs="*", default=list(STREAMS), choices=list(STREAMS))
     parser.add_argument("--resume", action="store_true",
                         help=f"keep the tasks already in {RUNS.name} and run the others")
+    parser.add_argument("--note", default="", help="a sentence appended to the section")
     parser.add_argument("--report-only", action="store_true",
                         help=f"write the section from {RUNS.name} without running anything")
     args = parser.parse_args(argv)
@@ -273,6 +274,8 @@ def main(argv=None):
     model_time = sum(lengths[r["stream"]] / r["sps"] for r in rows)  # seconds, all tasks
     text = markdown(summarise(rows), streams, n_seeds, args.jobs, args.quick,
                     time.perf_counter() - start, model_time)
+    if args.note:
+        text += "\n\n" + args.note
     print(text)
     if not args.quick:
         report.write_section("dropin_classification", text)
