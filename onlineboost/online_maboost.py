@@ -59,10 +59,11 @@ in an earlier version that also scaled the first learner.)
 
 $\lambda = 15$ is more accurate but slower than AdaBoost, so the rule picks 6. The rule's
 speed check saw two streams only: in the full drop-in benchmark
-(`benchmarks/dropin_classification.py`, same-process timings on a machine shared by ~8
-processes) $\lambda = 6$ runs faster than AdaBoost on ImageSegments, Bananas and Agrawal but at
-about 0.55× its samples/s on SEA and Hyperplane (its trees grow deeper there), so item 4 of
-issue 12 does not hold on every development stream. What the vote
+(`benchmarks/dropin_classification.py`, 3 seeds, median same-process ratio on a machine shared
+by ~8 processes) the binary booster at $\lambda = 6$ runs at 1.07–1.75× AdaBoost's samples/s
+on Phishing, Bananas, SEA and Agrawal but 0.81× on Hyperplane, and the multiclass booster at
+2.67× on ImageSegments; so item 4 of issue 12 does not hold on every development stream.
+What the vote
 guarantees holds at every $\lambda$ (the first learner keeps $w_1 = 1$): in expectation over
 the vote, at most $(\beta M_1 + \ln 2) / (1 - e^{-\beta})$ mistakes, about $1.58 M_1 + 1.1$
 at $\beta = 1$, where $M_1$ counts the single weak learner's mistakes, and
