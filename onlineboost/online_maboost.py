@@ -63,10 +63,9 @@ speed check saw two streams only: in the full drop-in benchmark
 by ~8 processes) the binary booster at $\lambda = 6$ runs at 1.07–1.75× AdaBoost's samples/s
 on Phishing, Bananas, SEA and Agrawal but 0.81× on Hyperplane, and the multiclass booster at
 2.67× on ImageSegments; so item 4 of issue 12 does not hold on every development stream.
-What the vote
-guarantees holds at every $\lambda$ (the first learner keeps $w_1 = 1$): in expectation over
-the vote, at most $(\beta M_1 + \ln 2) / (1 - e^{-\beta})$ mistakes, about $1.58 M_1 + 1.1$
-at $\beta = 1$, where $M_1$ counts the single weak learner's mistakes, and
+The vote's guarantees hold at every $\lambda$ (the first learner keeps $w_1 = 1$): in
+expectation over the vote, at most $(\beta M_1 + \ln 2) / (1 - e^{-\beta})$ mistakes,
+about $1.58 M_1 + 1.1$ at $\beta = 1$, where $M_1$ counts the single weak learner's mistakes, and
 $(\beta M_0 + \ln(2N + 2)) / (1 - e^{-\beta})$ against the class prior's $M_0$.
 
 **Input.** Features are checked before any state moves (`ValueError` naming `x[key]`): each
