@@ -35,6 +35,48 @@ costs more than the arithmetic. Every learner trains on every example with its e
 filtering small weights (learn with probability $w_i / \tau$ and weight $\tau$ when
 $w_i < \tau$, unbiased) saved little time with Hoeffding trees and cost accuracy on Bananas
 (measured: 0.671 exact, 0.669 at $\tau = 0.5$, 0.655 at $\tau = 1$), so it is not offered.
+
+**Defaults** (shared with `OnlineMABoostMultiClassifier`): a Hoeffding tree, $N = 10$,
+entropy weights with $\eta = 1$, $B = 2$, `alpha_lr` 4, $\beta = 1$, the prior voter, `rescale`,
+and $\lambda = 6$. Only $\lambda$ was tuned, on the development streams of issue 12 and nothing
+else (Phishing, Bananas and ImageSegments in file order, SEA with noise 0.1, Agrawal and
+Hyperplane seeded 0, 5,000 examples), by this rule: the $\lambda \in \{1, 3, 6, 15, 30\}$
+with the best mean progressive accuracy among those whose samples/s stay at or above river's
+`AdaBoostClassifier(HT, 10)` in the same process (issue 12, item 4). Measured (binary booster;
+multiclass on ImageSegments):
+
+| $\lambda$ | Phishing | Bananas | ImageSegm. | SEA | Agrawal | Hyperpl. | speed / AdaBoost's |
+|---|---|---|---|---|---|---|---|
+| 1 | 0.8912 | 0.6732 | 0.8316 | | | | |
+| 3 | | 0.7472 | | | | | |
+| 6 | 0.8920 | 0.8255 | 0.8359 | 0.8592 | 0.9902 | 0.8902 | 0.85–1.04, 1.54 |
+| 15 | 0.8920 | 0.8547 | 0.8472 | 0.8592 | 0.9934 | 0.8902 | 0.75, 0.96 |
+| 30 | 0.8912 | 0.8532 | | 0.8592 | | | |
+
+(speed: samples/s over river AdaBoost's in one process, Bananas 3,000 examples, then
+ImageSegments 1,200; at $\lambda = 3$ only Bananas was run, and ImageSegments at 3 gave 0.8359
+in an earlier version that also scaled the first learner.)
+
+$\lambda = 15$ is more accurate but slower than AdaBoost, so the rule picks 6. The rule's
+speed check saw two streams only: in the full drop-in benchmark
+(`benchmarks/dropin_classification.py`, 3 seeds, median same-process ratio on a machine shared
+by ~8 processes) the binary booster at $\lambda = 6$ runs at 1.07–1.75× AdaBoost's samples/s
+on Phishing, Bananas, SEA and Agrawal but 0.81× on Hyperplane, and the multiclass booster at
+2.67× on ImageSegments; so item 4 of issue 12 does not hold on every development stream.
+The vote's guarantees hold at every $\lambda$ (the first learner keeps $w_1 = 1$): in
+expectation over the vote, at most $(\beta M_1 + \ln 2) / (1 - e^{-\beta})$ mistakes,
+about $1.58 M_1 + 1.1$ at $\beta = 1$, where $M_1$ counts the single weak learner's mistakes, and
+$(\beta M_0 + \ln(2N + 2)) / (1 - e^{-\beta})$ against the class prior's $M_0$.
+
+**Input.** Features are checked before any state moves (`ValueError` naming `x[key]`): each
+value is a real number (bools count as 0/1) of magnitude at most `MAX_ABS_FEATURE` = 1e100, or
+a category string for learners that take them (Hoeffding trees do). A trained Hoeffding tree
+raises `OverflowError` from its Gaussian splitters at 1e200, hence the bound. `None`, NaN,
+infinities, numeric strings (`"3.5"`: a parsing slip, not a category), bytes, `Decimal`s and
+containers are refused. Labels must be a str, bool, integer or finite real (`y` is named;
+`None`, NaN, complex and unhashable labels are refused); the binary booster also wants a binary
+one. `model=None` means `tree.HoeffdingTreeClassifier()`; anything without `learn_one`,
+`predict_proba_one` and `clone` is refused at construction, as is a non-integer `seed`.
 """
 
 from __future__ import annotations
@@ -47,9 +89,9 @@ import numpy as np
 from river import base
 
 from onlineboost import mirror
-from onlineboost._checks import binary_label
+from onlineboost._checks import binary_label, check_int, check_real, check_seed
 
-__all__ = ["OnlineMABoostClassifier"]
+__all__ = ["MAX_ABS_FEATURE", "OnlineMABoostClassifier"]
 
 _REGULARISERS = {"entropy": mirror.NegativeEntropy, "quadratic": mirror.Quadratic}
 
@@ -70,19 +112,68 @@ def _softmax(log_w: list) -> list:
     return [v / total for v in e]
 
 
+MAX_ABS_FEATURE = 1e100
+"""Largest feature magnitude accepted: a Hoeffding tree's Gaussian estimators square the
+values, and at 1e200 a trained tree raises `OverflowError` (measured: fine up to 1e154)."""
+
+
 def _check_x(x) -> None:
-    """`ValueError` unless `x` is a dict whose numeric values are finite (others pass: trees
-    take categorical features)."""
+    """`ValueError` naming the feature unless `x` is a dict whose values are real numbers of
+    magnitude at most `MAX_ABS_FEATURE` (bools count as 0/1) or category strings. Numeric
+    strings (`"3.5"`, `"nan"`), bytes, `None`, containers and `Decimal`s are refused: a
+    parsing slip, not a category."""
     if not isinstance(x, dict):
         raise ValueError(f"x must be a dict of features, got {type(x).__name__}")
-    try:  # one C-level sum settles the common all-numeric case
-        if math.isfinite(sum(x.values())):
-            return
-    except (TypeError, ValueError):  # strings or other categories among the values
-        pass
-    for key, value in x.items():  # slow path: name the culprit (or find none: an overflow)
-        if isinstance(value, numbers.Real) and not math.isfinite(value):
-            raise ValueError(f"x[{key!r}] must be finite, got {value!r}")
+    for key, value in x.items():
+        if isinstance(value, _NUMBERS):
+            if not -MAX_ABS_FEATURE <= value <= MAX_ABS_FEATURE:  # NaN fails too; ints exact
+                raise ValueError(f"x[{key!r}] must be finite with magnitude at most "
+                                 f"{MAX_ABS_FEATURE:g}, got {value!r}")
+        elif isinstance(value, str):
+            try:
+                float(value)
+            except ValueError:
+                continue  # a category
+            raise ValueError(f"x[{key!r}] is a numeric string {value!r}: pass the number")
+        else:
+            raise ValueError(f"x[{key!r}] must be a real number or a category string, got "
+                             f"{type(value).__name__} {value!r}")
+
+
+_NUMBERS = (float, int, np.floating, np.integer)  # bool is an int
+
+
+def _check_label(y) -> None:
+    """`ValueError` naming `y` unless it is a usable class label: a str, a bool, an integer or
+    a finite real (not None, NaN, complex, bytes or a container)."""
+    if isinstance(y, (str, bool, np.bool_, numbers.Integral)):
+        return
+    if isinstance(y, (float, np.floating)) and math.isfinite(y):
+        return
+    raise ValueError(f"y must be a class label (a str, bool, integer or finite real number), "
+                     f"got {y!r}")
+
+
+def _positive(name: str, value) -> float:
+    """`check_real(name, value, 0, low_open=True)`, with huge ints (`10**400`) and other
+    non-floats a `ValueError` naming `name` too."""
+    try:
+        return check_real(name, value, 0.0, low_open=True)
+    except (TypeError, OverflowError):
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}") from None
+
+
+def _resolve_model(model):
+    """The weak learner prototype: `model` itself, or a Hoeffding tree for `None`."""
+    if model is None:
+        from river import tree
+
+        return tree.HoeffdingTreeClassifier()
+    if not all(callable(getattr(model, name, None))
+               for name in ("learn_one", "predict_proba_one", "clone")):
+        raise ValueError(f"model must be a river classifier (learn_one, predict_proba_one and "
+                         f"clone) or None, got {model!r}")
+    return model
 
 
 def _accepts_w(model) -> bool:
@@ -98,7 +189,8 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
     Parameters
     ----------
     model
-        The weak river classifier, cloned `n_models` times ($h_1, \dots, h_N$).
+        The weak river classifier, cloned `n_models` times ($h_1, \dots, h_N$); `None` is
+        `tree.HoeffdingTreeClassifier()`.
     n_models
         Number of weak learners $N$.
     regulariser
@@ -122,6 +214,12 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         boosting does; without it, a learner deep in the chain sees a total weight of
         $\sum_t w_{t,i} \ll t$ and a Hoeffding tree splits correspondingly later. This step is
         ours, not the paper's.
+    lam
+        $\lambda > 0$: the weights of learners $2, \dots, N$ are multiplied by $\lambda$
+        before they see them (after `rescale`, they then average $\lambda$); the first learner
+        keeps $w_1 = 1$ and stays the plain weak learner. A Hoeffding tree counts weight, not
+        examples, so $\lambda > 1$ makes it attempt and accept splits sooner, as leveraging
+        bagging's Poisson($\lambda = 6$) draws do in river's `ARFClassifier`.
     weighting
         How learner $i$ gets $w_i$: `"weight"` passes `learn_one(x, y, w=w_i)`, `"poisson"`
         repeats `learn_one` $k \sim \text{Poisson}(w_i)$ times (Oza's online boosting), `"auto"`
@@ -145,7 +243,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
     >>> from onlineboost import OnlineMABoostClassifier
     >>> model = OnlineMABoostClassifier(tree.HoeffdingTreeClassifier(), n_models=5, seed=1)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
-    Accuracy: 89.04%
+    Accuracy: 88.96%
 
     References
     ----------
@@ -159,23 +257,27 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         Optimization. NeurIPS 2014 ((A, B)-Prod: prior mass on a benchmark strategy).
     """
 
-    def __init__(self, model: base.Classifier, n_models: int = 10, regulariser="entropy",
-                 eta: float = 1.0, alpha_bound: float = 2.0, alpha_lr: float = 4.0,
-                 vote_lr: float = 1.0, prior_voter: bool = True, rescale: bool = True,
-                 weighting: str = "auto", seed: int | None = None):
-        if not (isinstance(n_models, (int, np.integer)) and n_models >= 1):
-            raise ValueError(f"n_models must be an integer >= 1, got {n_models!r}")
+    def __init__(self, model: base.Classifier | None = None, n_models: int = 10,
+                 regulariser="entropy", eta: float = 1.0, alpha_bound: float = 2.0,
+                 alpha_lr: float = 4.0, vote_lr: float = 1.0, prior_voter: bool = True,
+                 rescale: bool = True, lam: float = 6.0, weighting: str = "auto",
+                 seed: int | None = None):
+        prototype = _resolve_model(model)
+        check_int("n_models", n_models, 1)
         if isinstance(regulariser, str) and regulariser not in _REGULARISERS:
             raise ValueError(f"regulariser must be 'entropy', 'quadratic' or a "
                              f"mirror.Regulariser, got {regulariser!r}")
         if not isinstance(regulariser, (str, mirror.Regulariser)):
             raise ValueError(f"regulariser must be a str or Regulariser, got {regulariser!r}")
         for name, value in (("eta", eta), ("alpha_bound", alpha_bound), ("alpha_lr", alpha_lr),
-                            ("vote_lr", vote_lr)):
-            if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
-                raise ValueError(f"{name} must be finite and > 0, got {value!r}")
+                            ("vote_lr", vote_lr), ("lam", lam)):
+            _positive(name, value)
         if weighting not in ("auto", "weight", "poisson"):
             raise ValueError(f"weighting must be 'auto', 'weight' or 'poisson', got {weighting!r}")
+        for name, value in (("prior_voter", prior_voter), ("rescale", rescale)):
+            if not isinstance(value, (bool, np.bool_)):
+                raise ValueError(f"{name} must be a bool, got {value!r}")
+        check_seed(seed)
         self.model = model
         self.n_models = n_models
         self.regulariser = regulariser
@@ -185,11 +287,13 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         self.vote_lr = vote_lr
         self.prior_voter = prior_voter
         self.rescale = rescale
+        self.lam = lam
         self.weighting = weighting
         self.seed = seed
+        self._prototype = prototype
         self._R = _REGULARISERS[regulariser]() if isinstance(regulariser, str) else regulariser
-        self._use_w = weighting == "weight" or (weighting == "auto" and _accepts_w(model))
-        self._models = [model.clone() for _ in range(n_models)]
+        self._use_w = weighting == "weight" or (weighting == "auto" and _accepts_w(prototype))
+        self._models = [prototype.clone() for _ in range(n_models)]
         self._alpha = [0.0] * n_models  # alpha_1 = 0
         self._log_v = [0.0] * n_models  # inner layer: minus the partial sums' total log loss
         # outer layer: log prior minus vote_lr times the voters' mistakes; the first learner
@@ -206,7 +310,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
 
     @property
     def _wrapped_model(self):
-        return self.model
+        return self._prototype
 
     @property
     def _multiclass(self):
@@ -277,6 +381,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
     def example_weights(self, x, y) -> np.ndarray:
         """The weights $w_1, \\dots, w_N$ the learners would give $(x, y)$ now."""
         _check_x(x)
+        _check_label(y)
         y_pm = binary_label(y)
         return np.array(self._weights([y_pm * f for f in self._partial_sums(self._predictions(x))]))
 
@@ -291,6 +396,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
 
     def learn_one(self, x, y, **kwargs):
         _check_x(x)
+        _check_label(y)
         y_pm = binary_label(y)  # both checked before any state moves
         voters = self._voters_at(x)
         h = self._predictions(x)
@@ -303,6 +409,8 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         if self.rescale:  # keep each learner's effective sample size at t (a departure, see doc)
             w = [w_i * self._n_seen / w_sum if w_sum > 0 else w_i
                  for w_i, w_sum in zip(w, self._w_sum)]
+        if self.lam != 1.0:  # learners 2..N only: the first stays the plain weak learner
+            w = [w[0]] + [w_i * self.lam for w_i in w[1:]]
         counts = None if self._use_w else self._rng.poisson(w)
         for i, m in enumerate(self._models):
             if self._use_w:

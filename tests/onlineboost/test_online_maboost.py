@@ -75,7 +75,7 @@ def test_poisson_path_is_seeded_and_quadratic_zeros_skip_learners():
 
     def run(seed, regulariser="entropy"):
         model = OnlineMABoostClassifier(_CountingNB(), n_models=4, regulariser=regulariser,
-                                        eta=3.0, rescale=False, seed=seed)
+                                        eta=3.0, rescale=False, lam=1.0, seed=seed)
         preds = [model.predict_proba_one(x) for x, y in stream if model.learn_one(x, y) is None]
         return model, preds
 
@@ -150,14 +150,15 @@ def test_outer_vote_obeys_the_hedge_bound_against_every_voter_and_the_single_lea
 def test_boosted_logistic_regression_above_single_on_bananas():
     """Online logistic regression (0.537) is below the majority class (0.552) on Bananas and no
     boosted partial sum beats it (the log-loss mixture alone: 0.531); the vote follows the class
-    prior there (measured 0.550), and without the prior voter it stays within a few mistakes of
-    the single model (measured 0.5364 against 0.5372, 4 mistakes)."""
+    prior there (measured 0.550), and without the prior voter it loses at most a few mistakes to
+    the single model (measured at lam = 1: 0.5364 against 0.5372; at the default lam = 6:
+    0.5400, 15 mistakes fewer)."""
     stream = list(datasets.Bananas())
     single = _accuracy(_lr(), stream)
     boosted = _accuracy(OnlineMABoostClassifier(_lr(), n_models=10), stream)
     without = _accuracy(OnlineMABoostClassifier(_lr(), n_models=10, prior_voter=False), stream)
     assert boosted > single + 0.005
-    assert abs(without - single) < 0.002
+    assert without > single - 0.002
 
 
 def test_first_prediction_is_an_exact_tie():
