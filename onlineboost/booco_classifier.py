@@ -28,10 +28,10 @@ class _ClassifierScores:
 
     validates_x = False
 
-    def __init__(self, proto, n: int, bound: float, weighting: str, seed):
+    def __init__(self, proto, n: int, bound: float, weighting: str, weight_power: float, seed):
         self.bound = bound
         self._rng = np.random.default_rng(seed)
-        self._copies = _ClassifierCopies(proto, n, self._rng, weighting)
+        self._copies = _ClassifierCopies(proto, n, self._rng, weighting, weight_power)
         self._classes = [False, True]
 
     def predict(self, x: dict) -> np.ndarray:
@@ -99,6 +99,10 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         For river classifier learners: `"poisson"` repeats `learn_one` $k \sim$
         Poisson(weight) times (Oza's online boosting; the draws add diversity), `"weight"`
         passes the weight as `w`, `"auto"` is `"weight"` when `learn_one` takes `w`.
+    weight_power
+        For river classifier learners: the example weight is $|g|^p$ ($p$ = `weight_power`)
+        over its running mean; $p = 1$ is the exact reduction, larger $p$ stresses the
+        examples the chain gets wrong.
     aggregate
         Whether to play the aggregates (vote and mixture) instead of the last stage.
     vote_lr
@@ -112,7 +116,7 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
     >>> from onlineboost import BoOCOClassifier
     >>> model = BoOCOClassifier(n_learners=5, seed=1)
     >>> evaluate.progressive_val_score(datasets.Phishing(), model, metrics.Accuracy())
-    Accuracy: 88.24%
+    Accuracy: 88.48%
     >>> evaluate.progressive_val_score(datasets.Phishing(), tree.HoeffdingTreeClassifier(),
     ...                                metrics.Accuracy())
     Accuracy: 87.99%
@@ -131,7 +135,8 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
     def __init__(self, learner=None, n_learners: int = 10, gamma: float = 1.0,
                  step_size="frank-wolfe", delta="theory", kappa=None, bound: float = 1.0,
                  loss: str = "squared", lam="auto", weighting: str = "poisson",
-                 aggregate: bool = True, vote_lr: float = 1.0, seed: int | None = None):
+                 weight_power: float = 1.0, aggregate: bool = True, vote_lr: float = 1.0,
+                 seed: int | None = None):
         if not (isinstance(bound, numbers.Real) and np.isfinite(bound) and bound > 0):
             raise ValueError(f"bound must be a number > 0, got {bound!r}")
         if loss not in _LOSSES:
@@ -139,8 +144,10 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         if weighting not in ("auto", "weight", "poisson"):
             raise ValueError(f"weighting must be 'auto', 'weight' or 'poisson', got {weighting!r}")
         check_real("vote_lr", vote_lr, 0.0, low_open=True)
+        check_real("weight_power", weight_power, 0.0)
         self.bound = bound
         self.weighting = weighting
+        self.weight_power = weight_power
         self.aggregate = aggregate
         self.vote_lr = vote_lr
         super().__init__(learner=learner, n_learners=n_learners, gamma=gamma,
@@ -166,7 +173,7 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
             proto = tree.HoeffdingTreeClassifier()
         if isinstance(proto, base.Classifier):
             copies = _ClassifierScores(proto, self.n_learners, float(self.bound),
-                                       self.weighting, self.seed)
+                                       self.weighting, float(self.weight_power), self.seed)
             return copies, np.ones((self.n_learners, 1))
         return super()._make_copies()
 
