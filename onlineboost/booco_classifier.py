@@ -169,8 +169,22 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
 
     def __getstate__(self):  # the forward caches are derived, not state
         state = self.__dict__.copy()
-        state["_experts_cache"] = state["_cache"] = None
+        state["_experts_cache"] = None
+        if "_cache" in state:
+            state["_cache"] = None
         return state
+
+    def _iterates(self, x: dict) -> np.ndarray:
+        """$x^1, \\dots, x^N$ as rows (validates x): the core's public round when it has one."""
+        if hasattr(_BoOCOCore, "iterates"):
+            return self.iterates(x)
+        return self._weak_iterates(x)
+
+    def _learn_round(self, x: dict, X: np.ndarray, y: float) -> None:
+        if hasattr(_BoOCOCore, "learn_iterates"):
+            self.learn_iterates(x, X, y)
+        else:
+            self._learn(x, y)
 
     def _make_copies(self):
         proto = self.learner
@@ -196,10 +210,15 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
 
     def _experts(self, x: dict) -> np.ndarray:
         """P(False), P(True) of the prior, the first learner and the N stages, (N + 2, 2)."""
+        return self._forward(x)[0]
+
+    def _forward(self, x: dict):
+        """(E, X): the experts and the iterates x^1..x^N, kept until the learn."""
         cache = self._experts_cache
         if cache is not None and cache[0] == x:
-            return cache[1]
-        Z = self._weak_iterates(x)[:, 0].tolist()  # x^1..x^N (checks x)
+            return cache[1], cache[2]
+        X = self._iterates(x)
+        Z = X[:, 0].tolist()  # x^1..x^N (checks x)
         lo, hi = self._interval
         # the first learner's own score from x^1 = (eta_1 / gamma) W_1 (K is centred at 0)
         w1 = min(max(Z[0] * self._w1_scale, lo), hi)
@@ -207,8 +226,8 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         p = [(n_true + 1.0) / (n_false + n_true + 2.0), self._proba(w1)]  # Laplace's rule
         p += [self._proba(min(max(z, lo), hi)) for z in Z]  # Pi_K(x^i)
         E = np.array([[1.0 - q, q] for q in p])
-        self._experts_cache = (dict(x), E)
-        return E
+        self._experts_cache = (dict(x), E, X)
+        return E, X
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict:
         if self.aggregate:
@@ -224,11 +243,11 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
 
     def learn_one(self, x: dict, y, **kwargs) -> None:
         y_pm = binary_label(y)
+        E, X = self._forward(x)  # checks x before any state moves
         if self.aggregate:
-            E = self._experts(x)  # checks x before any state moves
             self._agg.update(E, int(y_pm > 0))
         self._experts_cache = None
-        self._learn(x, y_pm)
+        self._learn_round(x, X, y_pm)
         self._counts[int(y_pm > 0)] += 1.0
 
     @classmethod
