@@ -141,6 +141,7 @@ def test_bad_input_raises_naming_it_and_leaves_state_unchanged(learner, x, y, ma
         ({"bound": 0.0}, "bound"),
         ({"loss": "cross-entropy"}, "loss"),
         ({"weighting": "boot"}, "weighting"),
+        ({"weight_power": -1.0}, "weight_power"),
         ({"vote_lr": -1.0}, "vote_lr"),
         ({"n_learners": 0}, "n_learners"),
     ],

@@ -182,6 +182,7 @@ def test_linear_copies_reject_a_string_feature_before_a_new_class():
         ({"step_size": "fast"}, "step_size"),
         ({"delta": -1.0}, "delta"),
         ({"weighting": "boot"}, "weighting"),
+        ({"weight_power": -1.0}, "weight_power"),
         ({"vote_lr": 0.0}, "vote_lr"),
         ({"seed": 1.5}, "seed"),
         ({"learner": "tree"}, "learner"),
