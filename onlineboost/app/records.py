@@ -17,8 +17,9 @@ Numbers are ASCII decimal literals (`1`, `-2.5e3`, `.5`; surrounding blanks allo
 `"0x10"` and non-ASCII digits are not numbers (a JSON string holding a literal is read as
 that number, as a CSV field is; JSON booleans and nulls are not numbers). Every number must be
 finite and at most `max_abs` (default `MAX_ABS` = 1e100) in absolute value: squares and sums of
-squares of such values (a scaler's variance, ridge's Gram matrix, the RMSE) stay finite over any stream a run
-can see, so one record cannot overflow the model's or the metrics' running sums.
+squares of such values (a scaler's variance, ridge's Gram matrix, the RMSE) stay finite over
+any stream a run can see, so one record cannot overflow the model's or the metrics' running
+sums.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import pytest
 from river import datasets, evaluate, metrics, naive_bayes, preprocessing, tree
 
 from onlineboost import OnlineMABoostClassifier, OnlineMABoostMultiClassifier
-from onlineboost.app.checkpoint import same_state
+from tests.helpers import same_state
 
 
 def _accuracy(model, stream):
