@@ -9,8 +9,8 @@ import numbers
 
 import numpy as np
 
-__all__ = ["binary_label", "check_features", "check_int", "check_real", "check_seed",
-           "check_target"]
+__all__ = ["MAX_ABS_FEATURE", "binary_label", "check_features", "check_int", "check_real",
+           "check_seed", "check_target", "check_tree_features"]
 
 
 def binary_label(y) -> float:
@@ -161,3 +161,34 @@ def check_target(y, name: str = "y"):
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite, got {y!r}")
     return arr
+
+
+MAX_ABS_FEATURE = 1e100
+"""Largest feature magnitude accepted: a Hoeffding tree's Gaussian estimators square the
+values, and at 1e200 a trained tree raises `OverflowError` (measured: fine up to 1e154)."""
+
+
+def check_tree_features(x, name: str = "x") -> None:
+    """`ValueError` naming the feature unless `x` is a dict whose values are real numbers of
+    magnitude at most `MAX_ABS_FEATURE` (bools count as 0/1) or category strings. Numeric
+    strings (`"3.5"`, `"nan"`), bytes, `None`, containers and `Decimal`s are refused: a
+    parsing slip, not a category."""
+    if not isinstance(x, dict):
+        raise ValueError(f"{name} must be a dict of features, got {type(x).__name__}")
+    for key, value in x.items():
+        if isinstance(value, _NUMBERS):
+            if not -MAX_ABS_FEATURE <= value <= MAX_ABS_FEATURE:  # NaN fails too; ints exact
+                raise ValueError(f"{name}[{key!r}] must be finite with magnitude at most "
+                                 f"{MAX_ABS_FEATURE:g}, got {value!r}")
+        elif isinstance(value, str):
+            try:
+                float(value)
+            except ValueError:
+                continue  # a category
+            raise ValueError(f"{name}[{key!r}] is a numeric string {value!r}: pass the number")
+        else:
+            raise ValueError(f"{name}[{key!r}] must be a real number or a category string, got "
+                             f"{type(value).__name__} {value!r}")
+
+
+_NUMBERS = (float, int, np.floating, np.integer)  # bool is an int

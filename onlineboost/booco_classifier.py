@@ -11,7 +11,7 @@ from river import base
 
 from . import losses as losses_
 from . import sets
-from ._checks import binary_label, check_real
+from ._checks import binary_label, check_real, check_tree_features
 from .booco import _BoOCOCore
 from .booco_multiclass import _Aggregate, _ClassifierCopies
 
@@ -166,6 +166,8 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         self._counts = [0.0, 0.0]  # labels False, True seen (the prior expert)
         self._w1_scale = float(gamma / self._eta[0])
         self._experts_cache = None  # (x, E) of the last forward pass, until the learn
+        # river classifier copies take category strings but overflow on huge numbers
+        self._tree_features = isinstance(self._copies, _ClassifierScores)
 
     def __getstate__(self):  # the forward caches are derived, not state
         state = self.__dict__.copy()
@@ -173,18 +175,6 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         if "_cache" in state:
             state["_cache"] = None
         return state
-
-    def _iterates(self, x: dict) -> np.ndarray:
-        """$x^1, \\dots, x^N$ as rows (validates x): the core's public round when it has one."""
-        if hasattr(_BoOCOCore, "iterates"):
-            return self.iterates(x)
-        return self._weak_iterates(x)
-
-    def _learn_round(self, x: dict, X: np.ndarray, y: float) -> None:
-        if hasattr(_BoOCOCore, "learn_iterates"):
-            self.learn_iterates(x, X, y)
-        else:
-            self._learn(x, y)
 
     def _make_copies(self):
         proto = self.learner
@@ -217,7 +207,9 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         cache = self._experts_cache
         if cache is not None and cache[0] == x:
             return cache[1], cache[2]
-        X = self._iterates(x)
+        if self._tree_features:
+            check_tree_features(x)  # river's trees overflow on |x| > 1e154: refused first
+        X = self.iterates(x)
         Z = X[:, 0].tolist()  # x^1..x^N (checks x)
         lo, hi = self._interval
         # the first learner's own score from x^1 = (eta_1 / gamma) W_1 (K is centred at 0)
@@ -247,7 +239,7 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         if self.aggregate:
             self._agg.update(E, int(y_pm > 0))
         self._experts_cache = None
-        self._learn_round(x, X, y_pm)
+        self.learn_iterates(x, X, y_pm)
         self._counts[int(y_pm > 0)] += 1.0
 
     @classmethod

@@ -40,25 +40,11 @@ from river import base
 
 from . import sets
 from ._checks import check_real, check_seed
+from ._checks import check_tree_features as _check_x  # trees take category strings
 from .booco import _chain_matrix, _step_sizes
 from .extension import prox_distance
 
 __all__ = ["BoOCOMultiClassifier"]
-
-
-def _check_x(x) -> None:
-    """`ValueError` naming `x` unless it is a dict whose numeric values are finite (other values
-    pass: trees take categorical features; the linear copies reject them themselves)."""
-    if not isinstance(x, dict):
-        raise ValueError(f"x must be a dict of features, got {type(x).__name__}")
-    try:  # one C-level sum settles the common all-numeric case
-        if math.isfinite(sum(x.values())):
-            return
-    except (TypeError, ValueError):
-        pass
-    for key, value in x.items():
-        if isinstance(value, numbers.Real) and not math.isfinite(value):
-            raise ValueError(f"x[{key!r}] must be finite, got {value!r}")
 
 
 def _check_y(y) -> None:
