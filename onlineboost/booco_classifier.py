@@ -4,7 +4,6 @@ $K = [-B, B]$ under a margin loss (logistic or hinge) or the squared loss on the
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 from river import base
@@ -97,7 +96,8 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
     kappa
         Weight of the distance to K, as for `BoOCO`.
     bound
-        $B > 0$: scores live in $[-B, B]$.
+        $B \in (0, 10^6]$: scores live in $[-B, B]$ (the cap keeps the extension's
+        $\delta$ and $\kappa$ finite; $\sigma(\pm 40)$ is already 0 or 1 to double precision).
     loss
         `"squared"`, `"logistic"` or `"hinge"`.
     lam
@@ -144,8 +144,7 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
                  loss: str = "squared", lam="auto", weighting: str = "poisson",
                  weight_power: float = 1.0, aggregate: bool = True, vote_lr: float = 1.0,
                  seed: int | None = None):
-        if not (isinstance(bound, numbers.Real) and np.isfinite(bound) and bound > 0):
-            raise ValueError(f"bound must be a number > 0, got {bound!r}")
+        check_real("bound", bound, 0.0, 1e6, low_open=True)
         if loss not in _LOSSES:
             raise ValueError(f"loss must be 'squared', 'logistic' or 'hinge', got {loss!r}")
         if weighting not in ("auto", "weight", "poisson"):

@@ -182,3 +182,10 @@ def test_boblo_probabilities_stay_finite_or_the_context_is_refused(exponent):
 def test_a_bad_seed_is_refused_by_name(cls, seed):
     with pytest.raises(ValueError, match="seed"):
         cls(seed=seed)
+
+
+@pytest.mark.parametrize("bound", [1e300, math.inf, 0.0, -1.0, True], ids=repr)
+def test_classifier_bound_is_refused_by_its_own_name(bound):
+    # issue 14 item 12: bound=1e300 used to fail with a message about delta, never set
+    with pytest.raises(ValueError, match="^bound"):
+        BoOCOClassifier(bound=bound)
