@@ -160,6 +160,28 @@ def _accepts_w(model) -> bool:
         model = list(model.steps.values())[-1]
     return "w" in inspect.signature(model.learn_one).parameters
 
+def _check_params(model, n_models, regulariser, eta, alpha_bound, alpha_lr, vote_lr,
+                  prior_voter, rescale, lam, weighting, seed):
+    """The parameter checks shared by both online MABoost classifiers (a `ValueError` naming
+    the parameter); returns the resolved weak-learner prototype."""
+    prototype = _resolve_model(model)
+    check_int("n_models", n_models, 1)
+    if isinstance(regulariser, str) and regulariser not in _REGULARISERS:
+        raise ValueError(f"regulariser must be 'entropy', 'quadratic' or a "
+                         f"mirror.Regulariser, got {regulariser!r}")
+    if not isinstance(regulariser, (str, mirror.Regulariser)):
+        raise ValueError(f"regulariser must be a str or Regulariser, got {regulariser!r}")
+    for name, value in (("eta", eta), ("alpha_bound", alpha_bound), ("alpha_lr", alpha_lr),
+                        ("vote_lr", vote_lr), ("lam", lam)):
+        _positive(name, value)
+    if weighting not in ("auto", "weight", "poisson"):
+        raise ValueError(f"weighting must be 'auto', 'weight' or 'poisson', got {weighting!r}")
+    for name, value in (("prior_voter", prior_voter), ("rescale", rescale)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{name} must be a bool, got {value!r}")
+    check_seed(seed)
+    return prototype
+
 
 class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
     r"""Binary online booster whose example weights come from a mirror map of the margin.
@@ -240,22 +262,8 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
                  alpha_lr: float = 4.0, vote_lr: float = 1.0, prior_voter: bool = True,
                  rescale: bool = True, lam: float = 6.0, weighting: str = "auto",
                  seed: int | None = None):
-        prototype = _resolve_model(model)
-        check_int("n_models", n_models, 1)
-        if isinstance(regulariser, str) and regulariser not in _REGULARISERS:
-            raise ValueError(f"regulariser must be 'entropy', 'quadratic' or a "
-                             f"mirror.Regulariser, got {regulariser!r}")
-        if not isinstance(regulariser, (str, mirror.Regulariser)):
-            raise ValueError(f"regulariser must be a str or Regulariser, got {regulariser!r}")
-        for name, value in (("eta", eta), ("alpha_bound", alpha_bound), ("alpha_lr", alpha_lr),
-                            ("vote_lr", vote_lr), ("lam", lam)):
-            _positive(name, value)
-        if weighting not in ("auto", "weight", "poisson"):
-            raise ValueError(f"weighting must be 'auto', 'weight' or 'poisson', got {weighting!r}")
-        for name, value in (("prior_voter", prior_voter), ("rescale", rescale)):
-            if not isinstance(value, (bool, np.bool_)):
-                raise ValueError(f"{name} must be a bool, got {value!r}")
-        check_seed(seed)
+        prototype = _check_params(model, n_models, regulariser, eta, alpha_bound, alpha_lr,
+                                  vote_lr, prior_voter, rescale, lam, weighting, seed)
         self.model = model
         self.n_models = n_models
         self.regulariser = regulariser
