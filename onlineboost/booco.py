@@ -306,19 +306,22 @@ class BoOCO(_BoOCOCore, base.Regressor):
     **The aggregate.** Copy $i$ only sees $x^{i-1}$, so the first copy alone, $W_1(c_t)$, and
     the staged points $\Pi_K(x^1), \dots, \Pi_K(x^N)$ (what BoOCO with $1, \dots, N$ copies
     would play) come free every round. With the squared loss (`aggregate="auto"`) BoOCO plays
-    an online mixture of these $N + 1$ experts, weights $w_i \propto e^{-\eta L_i}$, $L_i$ the
-    expert's cumulative loss $\frac12\|P_i - \Pi_K(u_s)\|^2$ in model units:
+    an online mixture of these $N + 1$ experts, weights $w_i \propto \pi_i e^{-\eta L_i}$, $L_i$
+    the expert's cumulative loss $\frac12\|P_i - \Pi_K(u_s)\|^2$ in model units, and the prior
+    $\pi$ putting half its mass on the first copy (the weak learner alone) and $1/(2N)$ on each
+    stage (prior mass on a benchmark, as (A, B)-Prod does):
 
     * on an interval $[lo, hi]$, $D = hi - lo$: Vovk's aggregating algorithm. With
       $g(y) = -\frac1\eta \ln \sum_i w_i e^{-\eta (P_i - y)^2/2}$ it plays
       $a = \frac{lo + hi}{2} + \frac{g(lo) - g(hi)}{D}$, which makes
       $\frac12(a - y)^2 \le g(y)$ for every $y \in K$ when $\eta \le 4/D^2$ (the squared
       loss on $[-B, B]$ is $1/B^2$-mixable); $\eta = 4/D^2$, so for every $T$ and every
-      expert $i$, $\sum_{t \le T} \frac12(a_t - u_t)^2 - L_{i,T} \le \frac{D^2}{4}\ln(N + 1)$
-      ($\ln(N + 1)$ on the raw-target $K = [-1, 1]$);
+      expert $i$, $\sum_{t \le T} \frac12(a_t - u_t)^2 - L_{i,T} \le \frac{D^2}{4}\ln(1/\pi_i)$:
+      $\ln 2$ against the weak learner and $\ln(2N)$ against each stage on the raw-target
+      $K = [-1, 1]$;
     * on any other K: exponential weights with the weighted mean, $\eta = 1/D^2$
       ($\frac12\|a - y\|^2$ is $1/D^2$-exp-concave on K since $\|a - y\| \le D$: the Hessian
-      $I \succeq \eta (a - y)(a - y)^\top$), regret $\le D^2 \ln(N + 1)$ (Hazan 2016, §4.4).
+      $I \succeq \eta (a - y)(a - y)^\top$), regret $\le D^2 \ln(1/\pi_i)$ (Hazan 2016, §4.4).
 
     So the model is never worse than the weak learner alone, or than any $N' \le N$, by more
     than that bound, and tracks the best $N$ in hindsight. Targets outside a given K are
@@ -446,6 +449,10 @@ class BoOCO(_BoOCOCore, base.Regressor):
         # 1/D^2-exp-concave on K
         self._eta_ew = (4.0 if self._interval is not None else 1.0) / D**2 if D > 0 else 1.0
         self._expert_loss = np.zeros(n_learners + 1)  # first copy, then x^1 .. x^N
+        # prior: half the mass on the first copy (the weak learner alone), the rest shared by
+        # the N stages, so the regret against the weak learner is ln 2 / eta, not ln(N + 1) / eta
+        # (prior mass on a benchmark, as in Sani, Neu & Lazaric's (A, B)-Prod)
+        self._log_prior = np.log(np.r_[0.5, np.full(n_learners, 0.5 / n_learners)])
         self._aggregate_loss = 0.0
 
     def _regression_face(self) -> bool:
@@ -503,8 +510,8 @@ class BoOCO(_BoOCOCore, base.Regressor):
         return np.array([min(max(a, lo), hi)])
 
     def _weights(self) -> np.ndarray:
-        L = self._expert_loss
-        w = np.exp(-self._eta_ew * (L - L.min()))
+        e = self._log_prior - self._eta_ew * self._expert_loss  # w_i = pi_i e^{-eta L_i}
+        w = np.exp(e - e.max())
         return w / w.sum()
 
     @property
@@ -516,9 +523,10 @@ class BoOCO(_BoOCOCore, base.Regressor):
     def aggregate_state(self) -> dict:
         r"""Cumulative losses, in model units, of the aggregate and of every expert (first copy,
         then $N = 1..N$), the rate $\eta$ ($4/D^2$ on an interval, $1/D^2$ otherwise) and the
-        regret bound $\ln(N + 1)/\eta$."""
+        regret bound against each expert, $\ln(1/\pi_i)/\eta$: $\ln 2/\eta$ against the first
+        copy, $\ln(2N)/\eta$ against each stage."""
         return {"aggregate": self._aggregate_loss, "experts": self._expert_loss.copy(),
-                "eta": self._eta_ew, "bound": math.log(self.n_learners + 1) / self._eta_ew}
+                "eta": self._eta_ew, "bound": -self._log_prior / self._eta_ew}
 
     # -- the river face --------------------------------------------------------------------------
 
