@@ -87,8 +87,9 @@ following the running target range (model units u = (y - c)/h, K = [-1, 1]) and 
 aggregate of the first copy and the N staged predictions (Vovk's aggregating algorithm,
 eta = 4/D^2 = 1, prior 1/2 on the first copy and 1/(2N) on each stage: squared-loss regret at
 most ln 2 in model units against the first copy and ln 2N against every N' <= N). The
-defaults were chosen by the rule in `BoOCO`'s docstring on these six streams only (learner among LinearOGD, OnlineRidge, OnlineStump, TinyMLP; measured: LinearOGD
-N=10 lost California by 1.16x, trees and stumps lost Diabetes and California).
+defaults were chosen by the rule in `BoOCO`'s docstring on these six streams only (learner
+among LinearOGD, OnlineRidge, OnlineStump, TinyMLP; measured: LinearOGD N=10 lost California
+by 1.16x, trees and stumps lost Diabetes and California).
 
 Target 2 fails by 0.003-1.1 % of MAE (Diabetes 0.5 %, Boston 1.1 %, California 0.5 %,
 TrumpApproval 0.003 %; with a uniform prior it was 0.05-6 %): TinyMLP is already a strong
