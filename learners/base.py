@@ -59,10 +59,10 @@ needs nothing: boosters wrap it in `RegressorOCO`.
 
 from __future__ import annotations
 
+import sys
 from typing import Protocol, runtime_checkable
 
 import numpy as np
-import sklearn.base
 from river import base
 
 from onlineboost import sets
@@ -125,10 +125,16 @@ class LoopedCopies:
             w.learn_one(x, g)
 
 
+def _is_sklearn(model) -> bool:
+    """A scikit-learn estimator (one exists only once scikit-learn is imported: no import here)."""
+    sk = sys.modules.get("sklearn.base")
+    return sk is not None and isinstance(model, sk.BaseEstimator)
+
+
 def is_regressor(model) -> bool:
     """A plain regressor (river, or scikit-learn with `partial_fit`), not a weak OCO learner."""
     return isinstance(model, base.Regressor) or (
-        isinstance(model, sklearn.base.BaseEstimator) and hasattr(model, "partial_fit"))
+        _is_sklearn(model) and hasattr(model, "partial_fit"))
 
 
 def default_learner(regression: bool):

@@ -3,9 +3,9 @@ r"""The reduction from online linear optimisation over $K$ to online regression.
 from __future__ import annotations
 
 import copy
+import sys
 
 import numpy as np
-import sklearn.base
 from river import base
 
 from onlineboost._checks import check_real, check_seed
@@ -44,7 +44,10 @@ class _PartialFitRegressor:
 def _kind(regressor) -> str:
     if hasattr(regressor, "learn_one") and hasattr(regressor, "predict_one"):
         return "river"
-    if isinstance(regressor, sklearn.base.BaseEstimator) and hasattr(regressor, "partial_fit"):
+    # a scikit-learn estimator exists only once scikit-learn is imported: no import here
+    sk = sys.modules.get("sklearn.base")
+    if sk is not None and isinstance(regressor, sk.BaseEstimator) and hasattr(regressor,
+                                                                             "partial_fit"):
         return "sklearn"
     raise ValueError(
         "regressor must be a river regressor (learn_one/predict_one) or a scikit-learn "
@@ -62,6 +65,8 @@ def coordinate_seed(seed, k: int):
 def _fresh(regressor, seed):
     """A fresh copy of `regressor`, reseeded with `seed` unless `seed` is None."""
     if _kind(regressor) == "sklearn":
+        import sklearn.base
+
         est = sklearn.base.clone(regressor)
         if seed is not None and "random_state" in est.get_params():
             est.set_params(random_state=int(seed))
