@@ -9,8 +9,8 @@ import numbers
 
 import numpy as np
 
-__all__ = ["MAX_ABS_FEATURE", "binary_label", "check_features", "check_int", "check_real",
-           "check_seed", "check_target", "check_tree_features"]
+__all__ = ["MAX_ABS_FEATURE", "accepts_sample_weight", "binary_label", "check_features",
+           "check_int", "check_real", "check_seed", "check_target", "check_tree_features"]
 
 
 def binary_label(y) -> float:
@@ -192,3 +192,21 @@ def check_tree_features(x, name: str = "x") -> None:
 
 
 _NUMBERS = (float, int, np.floating, np.integer)  # bool is an int
+
+
+def accepts_sample_weight(model) -> bool:
+    """Whether `model.learn_one` (a river pipeline's final step's) takes a sample weight `w`.
+
+    Examples
+    --------
+    >>> from river import linear_model, naive_bayes
+    >>> accepts_sample_weight(linear_model.LogisticRegression())
+    True
+    >>> accepts_sample_weight(naive_bayes.GaussianNB())
+    False
+    """
+    import inspect
+
+    if hasattr(model, "steps"):  # river.compose.Pipeline routes `w` to the step declaring it
+        model = list(model.steps.values())[-1]
+    return "w" in inspect.signature(model.learn_one).parameters

@@ -31,7 +31,6 @@ Beyond the paper, two things make it a classifier one can deploy:
 
 from __future__ import annotations
 
-import inspect
 import math
 import numbers
 
@@ -39,6 +38,7 @@ import numpy as np
 from river import base
 
 from . import sets
+from ._checks import accepts_sample_weight as _accepts_w
 from ._checks import check_real, check_seed
 from ._checks import check_tree_features as _check_x  # trees take category strings
 from .booco import _chain_matrix, _step_sizes
@@ -63,12 +63,6 @@ def _check_y(y) -> None:
 def _softmax(log_w: np.ndarray) -> np.ndarray:
     w = np.exp(log_w - log_w.max())
     return w / w.sum()
-
-
-def _accepts_w(model) -> bool:
-    if hasattr(model, "steps"):  # a river Pipeline routes `w` to its final step
-        model = list(model.steps.values())[-1]
-    return "w" in inspect.signature(model.learn_one).parameters
 
 
 class _Aggregate:

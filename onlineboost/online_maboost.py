@@ -81,7 +81,6 @@ one. `model=None` means `tree.HoeffdingTreeClassifier()`; anything without `lear
 
 from __future__ import annotations
 
-import inspect
 import math
 import numbers
 
@@ -95,6 +94,9 @@ from onlineboost._checks import (
     check_int,
     check_real,
     check_seed,
+)
+from onlineboost._checks import (
+    accepts_sample_weight as _accepts_w,
 )
 from onlineboost._checks import check_tree_features as _check_x
 
@@ -153,12 +155,6 @@ def _resolve_model(model):
                          f"clone) or None, got {model!r}")
     return model
 
-
-def _accepts_w(model) -> bool:
-    """Whether `model.learn_one` (a pipeline's final step's) takes a sample weight `w`."""
-    if hasattr(model, "steps"):  # river.compose.Pipeline routes `w` to the step declaring it
-        model = list(model.steps.values())[-1]
-    return "w" in inspect.signature(model.learn_one).parameters
 
 def _check_params(model, n_models, regulariser, eta, alpha_bound, alpha_lr, vote_lr,
                   prior_voter, rescale, lam, weighting, seed):

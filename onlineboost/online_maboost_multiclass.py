@@ -60,13 +60,9 @@ import numpy as np
 from river import base
 
 from onlineboost import mirror
-from onlineboost.online_maboost import (
-    _REGULARISERS,
-    _accepts_w,
-    _check_label,
-    _check_params,
-    _check_x,
-)
+from onlineboost._checks import accepts_sample_weight as _accepts_w
+from onlineboost._checks import check_tree_features as _check_x
+from onlineboost.online_maboost import _REGULARISERS, _check_label, _check_params
 
 __all__ = ["OnlineMABoostMultiClassifier"]
 
