@@ -120,10 +120,10 @@ class RidgePolicyStack:
         if self.forget != 1.0:  # A <- forget A + c c^T: older rounds count less
             P *= 1.0 / self.forget
         u = P @ ce
-        s = 1.0 + float(ce @ u)
+        v = u / (1.0 + float(ce @ u))
         R = G - self._theta @ ce  # (n, k) residuals
-        self._theta += R[:, :, None] * (u / s)
-        P -= np.outer(u, u / s)
+        self._theta += R[:, :, None] * v
+        P -= u[:, None] * v  # np.outer(u, v), without its dispatch
 
     # -- dict entry points ------------------------------------------------------------------
 

@@ -9,6 +9,8 @@ one scalar loss the bandit reveals. BoOCO's round is driven through its public m
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
+from itertools import accumulate
 
 import numpy as np
 from river import bandit, preprocessing
@@ -23,10 +25,13 @@ from .exp4 import Exp4
 __all__ = ["BoBLO"]
 
 
-def _draw(w: np.ndarray, u: float) -> int:
-    """The index drawn with probabilities proportional to the weights `w >= 0` (`u ~ U[0, 1)`)."""
-    c = w.cumsum()
-    return min(int(c.searchsorted(u * c[-1], side="right")), len(w) - 1)
+def _draw(c: list, u: float) -> int:
+    """The index drawn with probabilities proportional to weights `w >= 0` whose running sums
+    are `c = list(accumulate(w))` (`u ~ U[0, 1)`).
+
+    `w.cumsum().searchsorted(u * c[-1], side="right")` in plain floats: the same sequential
+    sums, and a handful of arms costs less than two numpy calls."""
+    return min(bisect_right(c, u * c[-1]), len(c) - 1)
 
 
 def _real(value, name: str, low: float, high: float, low_open: bool = False) -> float:
@@ -65,22 +70,24 @@ class _ArmRidge:
         ce[1:len(c) + 1] = c
         return ce
 
-    def predict(self, ce: np.ndarray, optimism: float) -> np.ndarray:
+    def predict(self, ce: np.ndarray, optimism: float) -> tuple[np.ndarray, np.ndarray | None]:
         r"""Every arm's predicted loss minus `optimism` times its confidence width
         $\sqrt{\tilde c^\top P_a \tilde c}$ (a lower confidence bound, as LinUCB's upper one
-        on rewards)."""
+        on rewards), and the rows $P_a \tilde c$ (`None` without optimism) for `learn`."""
         m = self.theta @ ce
+        U = None
         if optimism:
-            U = self.P @ ce  # (k, q)
+            U = self.P @ ce  # (k, q); row a is P[a] @ ce, bit for bit
             m -= optimism * np.sqrt(np.maximum(U @ ce, 0.0))  # (>= 0 but for rounding)
-        return m
+        return m, U
 
-    def learn(self, ce: np.ndarray, a: int, residual: float) -> None:
+    def learn(self, ce: np.ndarray, a: int, residual: float, U: np.ndarray | None = None) -> None:
+        """One recursive-least-squares step of arm `a` (`U`: `predict`'s rows, if at hand)."""
         P = self.P[a]
-        u = P @ ce
+        u = P @ ce if U is None else U[a]
         s = 1.0 + float(ce @ u)
         self.theta[a] += (residual / s) * u
-        P -= np.outer(u, u / s)
+        P -= u[:, None] * (u / s)  # np.outer(u, u / s), without its dispatch
 
 
 class BoBLO(bandit.base.ContextualPolicy):
@@ -372,8 +379,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                 rows = self._arm_set.project(self._K.project(rows))
             elif rows.min() < 0.0:  # (rows >= 0 summing to 1 are in K: no projection)
                 rows = self._K.project(rows)
-            W = rows
-            advice = (1.0 - eta) * W + eta / d  # pi^j = (1 - eta) w^j + eta / d
+            advice = (1.0 - eta) * rows + eta / d  # pi^j = (1 - eta) w^j + eta / d
             p = self._exp4.distribution(advice)
             x_t = None
         else:
@@ -382,7 +388,8 @@ class BoBLO(bandit.base.ContextualPolicy):
                 x_t = self._K.project(x_t)  # BoOCO's point Pi_K(x^N) (step 3)
             w = x_t if self._simplex else self._arm_set.project(x_t)
             p = (1.0 - eta) * w + eta / d
-        if not math.isfinite(p.sum()):  # refuse before anything is stored
+        c = list(accumulate(p.tolist()))  # running sums: the draw's, and a finiteness check
+        if not math.isfinite(c[-1]):  # refuse before anything is stored
             raise ValueError("context: the weak learners' points are not finite for this "
                              "context (its magnitude overflows their arithmetic)")
         self._reader.commit()
@@ -394,18 +401,19 @@ class BoBLO(bandit.base.ContextualPolicy):
                 return i, self._eye[i]
             self._pending = (context, x, None, X, None, False)
             return None, x_t
-        a = _draw(p, self._rng.random())  # a_t ~ p_t
+        a = _draw(c, self._rng.random())  # a_t ~ p_t
         self._pending = (context, x, a, X, float(p[a]), False)
         return a, self._eye[a]
 
     def _feedback(self, loss: float) -> None:
         """Build $\\tilde f_t$ from the observed loss and pass it to BoOCO (Algorithm 2, 8/10)."""
         _, x, i, X, prob, explored = self._pending
-        cost = np.zeros(self._d)
         if self.estimator == "paper":
+            cost = np.zeros(self._d)
             if explored:  # eq. (2): (d / eta) f_t(e_i) e_i, with the baseline beyond the paper
                 cost[i] = (loss - self.baseline) / prob
         elif self.estimator == "ips":
+            cost = np.zeros(self._d)
             cost[i] = (loss - self.baseline) / (prob + self.implicit)
         else:
             if self._vector:
@@ -414,12 +422,13 @@ class BoBLO(bandit.base.ContextualPolicy):
                 v = self._model_reader.read(x, "context")
                 self._model_reader.commit()
             ce = self._model.extend(v)
-            cost = self._model.predict(ce, self.optimism)  # m_t: the optimistic loss model
+            cost, U = self._model.predict(ce, self.optimism)  # m_t: the optimistic loss model
             cost[i] += (loss - float(cost[i])) / (prob + self.implicit)
-            if not np.isfinite(cost).all():  # refuse before anything is stored
+            # refuse before anything is stored (a finite sum means finite entries)
+            if not math.isfinite(sum(cost.tolist())) and not np.isfinite(cost).all():
                 raise ValueError("context: the loss model's prediction is not finite for this "
                                  "context (its magnitude overflows the model's arithmetic)")
-            self._model.learn(ce, i, loss - float(self._model.theta[i] @ ce))
+            self._model.learn(ce, i, loss - float(self._model.theta[i] @ ce), U)
         self._booco.learn_iterates(x, X, cost)  # Algorithm 1, step 4
         if self._exp4 is not None:
             self._exp4.update(i, loss)
@@ -429,7 +438,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     def _check_pending(self, context):
         if self._pending is None:
             raise ValueError("no pending pull or predict_one to learn from (update without pull)")
-        if context is not None and context != self._pending[0]:
+        if context is not None and context is not self._pending[0] \
+                and context != self._pending[0]:
             raise ValueError("context differs from the context of the pending pull")
 
     # -- the BLO face ----------------------------------------------------------------------------
@@ -484,7 +494,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                 raise ValueError(f"arm_ids must be the arms of the first pull, {self._arms}")
             i, x_t = self._play(context)
         if i is None:  # x_t is a distribution over the arms: sample the arm from it
-            i = _draw(np.clip(x_t, 0.0, None), self._rng.random())
+            i = _draw(list(accumulate(np.clip(x_t, 0.0, None).tolist())), self._rng.random())
             self._pending = self._pending[:2] + (i,) + self._pending[3:]
         return self._arms[i]
 

@@ -128,7 +128,12 @@ class _BoOCOCore(base.Base):
         self._mu_zero = not np.any(self._mu)  # K centred at 0 (as the paper assumes): z^i = x^i
         self._vector = (hasattr(self._copies, "predict_vector")
                         and hasattr(self._copies, "learn_vector"))
-
+        # the linear loss (BoBLO's case): a float cost vector of length d takes a short check,
+        # kappa's G_t = |y| comes from one dot product, x^0 = mu is a fixed row
+        self._linear = type(self._loss) is losses_.Linear
+        self._y_shape = (K.dim,)
+        self._mu_row = self._mu[None, :]
+        self._unit_scale = bool(np.all(self._grad_scale == 1.0))  # (x * 1.0 is x: skip it)
 
     def _default_set(self):
         return sets.Interval(-1.0, 1.0)
@@ -194,6 +199,9 @@ class _BoOCOCore(base.Base):
         """`y` validated for the loss (before any state moves), scalar y as a float."""
         if type(y) is float and math.isfinite(y) and self._scalar_squared:
             return y
+        if (self._linear and type(y) is np.ndarray and y.dtype == np.float64
+                and y.shape == self._y_shape and math.isfinite(sum(y.tolist()))):
+            return y  # a finite float cost vector of length d (a finite sum: finite entries)
         y = check_target(y)
         dim = self._K.dim
         if isinstance(self._loss, losses_.Linear):
@@ -243,11 +251,15 @@ class _BoOCOCore(base.Base):
                 v = float(X[i, 0])
             return np.array(grads).reshape(N, 1)
         if self.kappa is None:
-            G_t = self._loss.lipschitz(self._K, y)
+            # G_t = max over K of |grad l(., y)|; for the linear loss |y| (`Linear.lipschitz`)
+            G_t = (math.sqrt(float(y @ y)) if self._linear
+                   else self._loss.lipschitz(self._K, y))
             self._ext.kappa = self._kappa = max(self._kappa, G_t)
-        X_prev = np.vstack([self._mu[None, :], X[:-1]])  # x^0, ..., x^{N-1}
+        # x^0, ..., x^{N-1}
+        X_prev = self._mu_row if N == 1 else np.concatenate((self._mu_row, X[:-1]))
         # step 4, at every x^{i-1}
-        return (X_prev - self._ext._prox(X_prev, y)) / self._delta * self._grad_scale
+        G = self._ext.gradient_unchecked(X_prev, y)
+        return G if self._unit_scale else G * self._grad_scale
 
     def _action(self, x: dict) -> np.ndarray:
         return self._K.project_unchecked(self.iterates(x)[-1])  # step 3: Pi_K(x^N)

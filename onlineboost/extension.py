@@ -25,6 +25,8 @@ $p^\star$, exactly:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import losses as losses_
@@ -47,9 +49,35 @@ def prox_distance(z: np.ndarray, K: sets.ConvexSet, lam: float) -> np.ndarray:
     """
     z = np.asarray(z, dtype=np.float64)
     proj = K.project_unchecked(z)
-    dist = np.linalg.norm(z - proj, axis=-1, keepdims=True)
+    if 0 < z.size <= _SMALL and z.ndim <= 2:  # a few short rows: plain floats (BoBLO's case)
+        rows = _prox_distance_rows(z.reshape(-1, z.shape[-1]).tolist(),
+                                   proj.reshape(-1, z.shape[-1]).tolist(), lam)
+        return np.array(rows).reshape(z.shape)
+    r = z - proj
+    # |r| as np.linalg.norm(r, axis=-1) computes it, without its dispatch
+    dist = np.sqrt(np.add.reduce(r * r, axis=-1, keepdims=True))
     keep = np.where(dist > lam, 1.0 - lam / np.maximum(dist, lam), 0.0)
-    return proj + keep * (z - proj)
+    return proj + keep * r
+
+
+_SMALL = 64  # at most this many entries: `_prox_distance_rows`
+
+
+def _prox_distance_rows(Z: list, P: list, lam: float) -> list:
+    """`prox_distance` of the rows `Z` (lists of floats) whose projections are `P`, in plain
+    floats: a dozen numpy calls on, say, 5 x 10 entries cost more than the arithmetic. The
+    same operations entry by entry (the squared distance is summed left to right, as numpy does
+    for rows of up to 8 entries; longer rows may differ from numpy's blocked sum in the last
+    bit)."""
+    out = []
+    for z, p in zip(Z, P):
+        r = [a - b for a, b in zip(z, p)]
+        dist = math.sqrt(sum([v * v for v in r]))
+        if dist > lam:  # pulled towards K by lam, short of it
+            keep = 1.0 - lam / dist
+            p = [b + keep * v for b, v in zip(p, r)]
+        out.append(p)
+    return out
 
 
 def prox_distance_interval(z: float, lo: float, hi: float, lam: float) -> float:
@@ -128,11 +156,31 @@ class Extension:
         if isinstance(self.loss, losses_.Linear) and y.shape[-1:] != (self.decision_set.dim,):
             raise ValueError(f"y must be a cost vector of length {self.decision_set.dim}, "
                              f"got shape {y.shape}")
-        p = self._prox(x, y)
+        p = self.prox_unchecked(x, y)
         return p[0] if scalar else p
 
-    def _prox(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """`prox` on a validated stack `x` (..., d) and validated `y`: the hot path."""
+    def gradient_unchecked(self, x: np.ndarray, y) -> np.ndarray:
+        """`gradient` for a float64 stack `x` `(n, d)` of finite points and a `y` the loss has
+        validated, unchecked: $(x - p^\star(x))/\delta$, the per-round path of the boosters.
+
+        The linear loss on a few short rows (BoBLO's case) runs in plain floats, with the same
+        operations as `prox_distance`'s: $p^\star = \operatorname{prox}_{\delta\kappa
+        \operatorname{Dist}}(x - \delta y)$."""
+        delta = self.delta
+        if type(self.loss) is losses_.Linear and x.ndim == 2 and 0 < x.size <= _SMALL:
+            X = x.tolist()
+            dy = [delta * b for b in y.tolist()]
+            Z = [[a - b for a, b in zip(row, dy)] for row in X]
+            P = self.decision_set.project_unchecked(np.array(Z)).tolist()
+            P = _prox_distance_rows(Z, P, delta * self.kappa)
+            return np.array([[(a - b) / delta for a, b in zip(xr, pr)]
+                             for xr, pr in zip(X, P)])
+        return (x - self.prox_unchecked(x, y)) / delta
+
+    def prox_unchecked(self, x: np.ndarray, y) -> np.ndarray:
+        """`prox` for a float64 stack `x` `(..., d)` of finite points and a `y` the loss has
+        validated (`y` a finite float64 cost vector of length d for the linear loss),
+        unchecked: the per-round path of the boosters. Passing anything else is undefined."""
         K, loss, delta, kappa = self.decision_set, self.loss, self.delta, self.kappa
         if isinstance(loss, losses_.Linear):
             return prox_distance(x - delta * y, K, delta * kappa)
