@@ -9,6 +9,8 @@ $A_t^{-1}$ a round serves all $n k$ models.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from river import base
 
@@ -97,8 +99,17 @@ class RidgePolicyStack:
         self._theta = np.concatenate([self._theta, pad], axis=2)
 
     def _softmax(self, costs: np.ndarray) -> np.ndarray:
-        z = costs.min(axis=1, keepdims=True) - costs  # log-domain shift: cannot overflow
-        E = np.exp(z * self._beta)
+        beta = self._beta
+        if costs.size <= 64:  # a few arms: the same operations in plain floats (cheaper)
+            out = []
+            for row in costs.tolist():
+                m = min(row)  # log-domain shift: cannot overflow
+                e = [math.exp((m - v) * beta) for v in row]
+                total = sum(e)
+                out.append([v / total for v in e])
+            return np.array(out)
+        z = costs.min(axis=1, keepdims=True) - costs
+        E = np.exp(z * beta)
         return E / E.sum(axis=1, keepdims=True)
 
     def predicted_costs(self, c: np.ndarray) -> np.ndarray:

@@ -74,19 +74,20 @@ class _ArmRidge:
         r"""Every arm's predicted loss minus `optimism` times its confidence width
         $\sqrt{\tilde c^\top P_a \tilde c}$ (a lower confidence bound, as LinUCB's upper one
         on rewards), and the rows $P_a \tilde c$ (`None` without optimism) for `learn`."""
-        m = self.theta @ ce
-        U = None
-        if optimism:
-            U = self.P @ ce  # (k, q); row a is P[a] @ ce, bit for bit
-            m -= optimism * np.sqrt(np.maximum(U @ ce, 0.0))  # (>= 0 but for rounding)
-        return m, U
+        m = (self.theta @ ce).tolist()
+        if not optimism:
+            return m, None
+        U = self.P @ ce  # (k, q); row a is P[a] @ ce, bit for bit
+        # (U @ ce >= 0 but for rounding; a handful of arms: plain floats)
+        return [v - optimism * math.sqrt(max(w, 0.0)) for v, w in zip(m, (U @ ce).tolist())], U
 
     def learn(self, ce: np.ndarray, a: int, residual: float, U: np.ndarray | None = None) -> None:
         """One recursive-least-squares step of arm `a` (`U`: `predict`'s rows, if at hand)."""
         P = self.P[a]
         u = P @ ce if U is None else U[a]
         s = 1.0 + float(ce @ u)
-        self.theta[a] += (residual / s) * u
+        theta = self.theta[a]  # (a view: updated in place)
+        theta += (residual / s) * u
         P -= u[:, None] * (u / s)  # np.outer(u, u / s), without its dispatch
 
 
@@ -381,14 +382,20 @@ class BoBLO(bandit.base.ContextualPolicy):
                 rows = self._K.project(rows)
             advice = (1.0 - eta) * rows + eta / d  # pi^j = (1 - eta) w^j + eta / d
             p = self._exp4.distribution(advice)
+            pl = p.tolist()
             x_t = None
         else:
             x_t = X[-1]
-            if not (self._simplex and x_t.min() >= 0.0):  # (x^N >= 0 summing to 1 is in K)
+            w = x_t.tolist()
+            total = sum(w)  # (NaN: not in K)
+            if not (self._simplex and total == total and min(w) >= 0.0):
                 x_t = self._K.project(x_t)  # BoOCO's point Pi_K(x^N) (step 3)
-            w = x_t if self._simplex else self._arm_set.project(x_t)
-            p = (1.0 - eta) * w + eta / d
-        c = list(accumulate(p.tolist()))  # running sums: the draw's, and a finiteness check
+                # (x^N >= 0 summing to 1 is in K already)
+                w = (x_t if self._simplex else self._arm_set.project(x_t)).tolist()
+            a, b = 1.0 - eta, eta / d
+            pl = [a * v + b for v in w]  # (1 - eta) w + eta / d
+            p = np.array(pl)
+        c = list(accumulate(pl))  # running sums: the draw's, and a finiteness check
         if not math.isfinite(c[-1]):  # refuse before anything is stored
             raise ValueError("context: the weak learners' points are not finite for this "
                              "context (its magnitude overflows their arithmetic)")
@@ -402,7 +409,7 @@ class BoBLO(bandit.base.ContextualPolicy):
             self._pending = (context, x, None, X, None, False)
             return None, x_t
         a = _draw(c, self._rng.random())  # a_t ~ p_t
-        self._pending = (context, x, a, X, float(p[a]), False)
+        self._pending = (context, x, a, X, pl[a], False)
         return a, self._eye[a]
 
     def _feedback(self, loss: float) -> None:
@@ -423,11 +430,12 @@ class BoBLO(bandit.base.ContextualPolicy):
                 self._model_reader.commit()
             ce = self._model.extend(v)
             cost, U = self._model.predict(ce, self.optimism)  # m_t: the optimistic loss model
-            cost[i] += (loss - float(cost[i])) / (prob + self.implicit)
+            cost[i] += (loss - cost[i]) / (prob + self.implicit)
             # refuse before anything is stored (a finite sum means finite entries)
-            if not math.isfinite(sum(cost.tolist())) and not np.isfinite(cost).all():
+            if not math.isfinite(sum(cost)) and not all(map(math.isfinite, cost)):
                 raise ValueError("context: the loss model's prediction is not finite for this "
                                  "context (its magnitude overflows the model's arithmetic)")
+            cost = np.array(cost)
             self._model.learn(ce, i, loss - float(self._model.theta[i] @ ce), U)
         self._booco.learn_iterates(x, X, cost)  # Algorithm 1, step 4
         if self._exp4 is not None:

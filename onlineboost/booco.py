@@ -134,6 +134,9 @@ class _BoOCOCore(base.Base):
         self._y_shape = (K.dim,)
         self._mu_row = self._mu[None, :]
         self._unit_scale = bool(np.all(self._grad_scale == 1.0))  # (x * 1.0 is x: skip it)
+        # N = 1: x^1 = mu + A_11 (W_1 - mu), the same arithmetic as the chain product
+        self._chain_one = ((float(self._A[0, 0]), self._mu.tolist()) if self.n_learners == 1
+                           else None)
 
     def _default_set(self):
         return sets.Interval(-1.0, 1.0)
@@ -181,6 +184,9 @@ class _BoOCOCore(base.Base):
     def _chain(self, W: np.ndarray) -> np.ndarray:
         if self._mu_zero:
             return self._A @ W
+        if self._chain_one is not None and W.size <= 64:  # N = 1, a few entries: plain floats
+            a, mu = self._chain_one
+            return np.array([[m + a * (w - m) for w, m in zip(W.tolist()[0], mu)]])
         return self._mu + self._A @ (W - self._mu)
 
     def iterates(self, x) -> np.ndarray:
