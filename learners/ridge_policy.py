@@ -100,14 +100,12 @@ class RidgePolicyStack:
 
     def _softmax(self, costs: np.ndarray) -> np.ndarray:
         beta = self._beta
-        if costs.size <= 64:  # a few arms: the same operations in plain floats (cheaper)
-            out = []
-            for row in costs.tolist():
-                m = min(row)  # log-domain shift: cannot overflow
-                e = [math.exp((m - v) * beta) for v in row]
-                total = sum(e)
-                out.append([v / total for v in e])
-            return np.array(out)
+        if len(costs) == 1 and costs.size <= 64:  # one copy, a few arms: the same operations
+            row = costs.tolist()[0]  # in plain floats (cheaper than six numpy calls)
+            m = min(row)  # log-domain shift: cannot overflow
+            e = [math.exp((m - v) * beta) for v in row]
+            total = sum(e)
+            return np.array([[v / total for v in e]])
         z = costs.min(axis=1, keepdims=True) - costs
         E = np.exp(z * beta)
         return E / E.sum(axis=1, keepdims=True)

@@ -49,9 +49,8 @@ def prox_distance(z: np.ndarray, K: sets.ConvexSet, lam: float) -> np.ndarray:
     """
     z = np.asarray(z, dtype=np.float64)
     proj = K.project_unchecked(z)
-    if 0 < z.size <= _SMALL and z.ndim <= 2:  # a few short rows: plain floats (BoBLO's case)
-        rows = _prox_distance_rows(z.reshape(-1, z.shape[-1]).tolist(),
-                                   proj.reshape(-1, z.shape[-1]).tolist(), lam)
+    if 0 < z.size <= _SMALL and z.size == z.shape[-1]:  # one short row: plain floats
+        rows = _prox_distance_rows(z.reshape(1, -1).tolist(), proj.reshape(1, -1).tolist(), lam)
         return np.array(rows).reshape(z.shape)
     r = z - proj
     # |r| as np.linalg.norm(r, axis=-1) computes it, without its dispatch
@@ -60,12 +59,13 @@ def prox_distance(z: np.ndarray, K: sets.ConvexSet, lam: float) -> np.ndarray:
     return proj + keep * r
 
 
-_SMALL = 64  # at most this many entries: `_prox_distance_rows`
+_SMALL = 64  # one row of at most this many entries: `_prox_distance_rows` (more rows, or
+# longer ones: numpy's kernel is cheaper than the Python loop)
 
 
 def _prox_distance_rows(Z: list, P: list, lam: float) -> list:
     """`prox_distance` of the rows `Z` (lists of floats) whose projections are `P`, in plain
-    floats: a dozen numpy calls on, say, 5 x 10 entries cost more than the arithmetic. The
+    floats: a dozen numpy calls on a row of, say, 10 entries cost more than the arithmetic. The
     same operations entry by entry (the squared distance is summed left to right, as numpy does
     for rows of up to 8 entries; longer rows may differ from numpy's blocked sum in the last
     bit)."""
@@ -160,14 +160,14 @@ class Extension:
         return p[0] if scalar else p
 
     def gradient_unchecked(self, x: np.ndarray, y) -> np.ndarray:
-        """`gradient` for a float64 stack `x` `(n, d)` of finite points and a `y` the loss has
+        r"""`gradient` for a float64 stack `x` `(n, d)` of finite points and a `y` the loss has
         validated, unchecked: $(x - p^\star(x))/\delta$, the per-round path of the boosters.
 
-        The linear loss on a few short rows (BoBLO's case) runs in plain floats, with the same
-        operations as `prox_distance`'s: $p^\star = \operatorname{prox}_{\delta\kappa
+        The linear loss on one short row (BoBLO with one weak learner) runs in plain floats,
+        with the same operations as `prox_distance`'s: $p^\star = \operatorname{prox}_{\delta\kappa
         \operatorname{Dist}}(x - \delta y)$."""
         delta = self.delta
-        if type(self.loss) is losses_.Linear and x.ndim == 2 and 0 < x.size <= _SMALL:
+        if type(self.loss) is losses_.Linear and x.shape[0] == 1 and 0 < x.size <= _SMALL:
             X = x.tolist()
             dy = [delta * b for b in y.tolist()]
             Z = [[a - b for a, b in zip(row, dy)] for row in X]

@@ -106,3 +106,21 @@ def test_forgetting_equals_discounted_batch_ridge():
                             (Ce * w[:, None]).T @ G).T
     np.testing.assert_allclose(policy._stack.predicted_costs(np.array([0.4, -0.3])),
                                (theta @ np.array([1.0, 0.4, -0.3]))[None, :], rtol=1e-8)
+
+
+@pytest.mark.parametrize("n, k", [(1, 5), (1, 12), (3, 10), (1, 80)])
+def test_softmax_of_the_costs_in_plain_floats_and_numpy_agree(n, k):
+    """One copy with a few arms takes plain floats, more the vectorised kernel: both are
+    softmax(-costs / temperature) with the log-domain shift, for costs far apart (no overflow
+    when they differ by 1e300 / temperature) or nearly equal."""
+    from learners import RidgePolicyStack
+
+    rng = np.random.default_rng(0)
+    stack = RidgePolicyStack(n, sets.Simplex(k), l2=1.0, temperature=0.02)
+    for scale in (1e-3, 1.0, 1e300):
+        costs = rng.normal(size=(n, k)) * scale
+        z = -(costs - costs.min(axis=1, keepdims=True)) / 0.02
+        want = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
+        got = stack._softmax(costs)
+        np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-15)
+        np.testing.assert_allclose(got.sum(axis=1), 1.0, rtol=1e-15)

@@ -173,3 +173,31 @@ def test_prox_distance_interval_equals_the_vectorised_kernel():
     expected = [prox_distance(np.array([zi]), K, li)[0] for zi, li in zip(z, lam)]
     got = [prox_distance_interval(float(zi), -1.0, 2.0, float(li)) for zi, li in zip(z, lam)]
     np.testing.assert_allclose(got, expected, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("K", [sets.Simplex(5), sets.Simplex(12), sets.CappedSimplex(4, 0.4),
+                               sets.Box([0.0, -1.0, 0.5], [1.0, 2.0, 0.6]),
+                               sets.Ball([0.5, 0.0, -0.5], 1.5)], ids=repr)
+@pytest.mark.parametrize("kappa", [0.0, 0.7, 30.0])
+def test_plain_float_kernels_equal_the_vectorised_ones(K, kappa):
+    """One short row takes plain floats (`prox_distance`, and `gradient_unchecked` for the
+    linear loss); a stack of more than 64 entries takes the vectorised numpy kernel. Both give
+    the same prox and gradient, for points inside K, near it and far from it (the pull by
+    lam Dist stops at K or short of it)."""
+    rng = np.random.default_rng(3)
+    d = K.dim
+    for n in (1, 2, 5):
+        x = K.centroid + rng.normal(size=(n, d)) * rng.choice([0.01, 1.0, 30.0], size=(n, 1))
+        y = rng.normal(size=d) * rng.choice([0.1, 5.0])
+        ext = Extension(losses.Linear(), K, delta=0.1, kappa=kappa)
+        big = np.repeat(x, 70, axis=0)  # > 64 entries: the numpy kernels
+        z = x - 0.1 * y
+        np.testing.assert_allclose(prox_distance(z, K, 0.1 * kappa),
+                                   prox_distance(np.repeat(z, 70, axis=0), K, 0.1 * kappa)[::70],
+                                   rtol=1e-13, atol=1e-13)
+        got = ext.gradient_unchecked(x, y)
+        want = (big - ext.prox(big, y)) / 0.1
+        np.testing.assert_allclose(got, want[::70], rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(got, ext.gradient(x, y), rtol=1e-12, atol=1e-12)
+        if kappa == 0.0:  # no pull towards K: the linear loss's own gradient y
+            np.testing.assert_allclose(got, np.broadcast_to(y, (n, d)), rtol=1e-9, atol=1e-9)
