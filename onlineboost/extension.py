@@ -49,7 +49,7 @@ def prox_distance(z: np.ndarray, K: sets.ConvexSet, lam: float) -> np.ndarray:
     """
     z = np.asarray(z, dtype=np.float64)
     proj = K.project_unchecked(z)
-    if 0 < z.size <= _SMALL and z.size == z.shape[-1]:  # one short row: plain floats
+    if z.ndim and 0 < z.size <= _SMALL and z.size == z.shape[-1]:  # one short row: floats
         rows = _prox_distance_rows(z.reshape(1, -1).tolist(), proj.reshape(1, -1).tolist(), lam)
         return np.array(rows).reshape(z.shape)
     r = z - proj
@@ -167,7 +167,8 @@ class Extension:
         with the same operations as `prox_distance`'s: $p^\star = \operatorname{prox}_{\delta\kappa
         \operatorname{Dist}}(x - \delta y)$."""
         delta = self.delta
-        if type(self.loss) is losses_.Linear and x.shape[0] == 1 and 0 < x.size <= _SMALL:
+        if (type(self.loss) is losses_.Linear and x.ndim == 2 and x.shape[0] == 1
+                and 0 < x.size <= _SMALL):
             X = x.tolist()
             dy = [delta * b for b in y.tolist()]
             Z = [[a - b for a, b in zip(row, dy)] for row in X]
