@@ -30,7 +30,7 @@ from river import compose, datasets, preprocessing
 from sklearn.datasets import load_digits
 
 from benchmarks import report
-from learners import RidgePolicy, SoftmaxPolicy
+from learners import FeaturePolicy, RidgePolicy, SoftmaxPolicy
 from onlineboost import BoBLO, evaluate
 from onlineboost.app.backends import engine, is_distributed
 from streams import ClassificationBandit, LinearBandit
@@ -45,18 +45,24 @@ _BASE = dict(gamma=0.5, exploration=0.005, baseline=0.5, delta=0.1)
 _GRAD = {"update": "gradient"}
 # name -> (weak learner, BoBLO parameters); a learner of None is BoBLO's default (RidgePolicy)
 DEFAULTS = "BoBLO() defaults (N=1, DR, RidgePolicy)"
+# the residual boosted stack (issue 13, item 3): copy i plays the softmax of the summed per-arm
+# ridge cost models of copies 1..i, each fitted on its own gradient; every stage is a policy
+# (step_size 1, gamma 1: x^i = W_i) and Exp4 aggregates them
+_RES = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=0, residual=True)
+_RFF = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=64, bandwidth=0.5)
+N5_RESIDUAL = "BoBLO(n_learners=5), residual FeaturePolicy stack, step_size=1, Exp4"
+FP_RFF = "BoBLO(), FeaturePolicy with 64 random Fourier features, N=1"
 BOBLO = {
     DEFAULTS: (None, {}),
     "BoBLO(n_learners=5) (Exp4 over the stages)": (None, dict(n_learners=5)),
-    "BoBLO(n_learners=5, aggregate=None)": (None, dict(n_learners=5, aggregate=None)),
+    N5_RESIDUAL: (("feature", _RES), dict(n_learners=5, step_size=1.0)),
+    "BoBLO(n_learners=3), residual FeaturePolicy stack, step_size=1, Exp4": (
+        ("feature", _RES), dict(n_learners=3, step_size=1.0)),
+    FP_RFF: (("feature", _RFF), {}),
     "BoBLO(estimator=\"paper\")": (None, dict(estimator="paper")),
-    "BoBLO(estimator=\"paper\", n_learners=5)": (None, dict(estimator="paper", n_learners=5)),
     "BoBLO IPS, SoftmaxPolicy gradient lr 0.1, N=1 (previous best)": (
         ("softmax", dict(_GRAD, lr=0.1)),
         dict(_BASE, n_learners=1, estimator="ips", implicit=0.0, aggregate=None)),
-    "BoBLO DR, SoftmaxPolicy gradient lr 0.2, N=5, gamma=1, Exp4": (
-        ("softmax", dict(_GRAD, lr=0.2)), dict(_BASE, gamma=1.0, n_learners=5, implicit=0.0,
-                                               optimism=0.0)),
 }
 # the tuning grid run on seeds 100, 101 (`--tune`): RidgePolicy parameters, BoBLO parameters
 # (model_l2 is 1 where not named, as it was while those were run)
@@ -106,6 +112,73 @@ TUNE = {
 }
 
 
+_F0 = dict(_R, l2=20.0)
+# the second tuning grid (issue 13, this session), run on seeds 100, 101 with `--tune`:
+# name -> (learner, learner parameters, BoBLO parameters); "feature" is learners.FeaturePolicy
+TUNE2 = {
+    "RidgePolicy N=1 (the defaults)": ("ridge", _F0, {}),
+    "FeaturePolicy 32 Fourier features, bandwidth 1": ("feature", dict(_F0, n_features=32), {}),
+    "FeaturePolicy 64 Fourier, bandwidth 1": ("feature", dict(_F0, n_features=64), {}),
+    "FeaturePolicy 64 ReLU": ("feature", dict(_F0, n_features=64, kind="relu"), {}),
+    "FeaturePolicy 64 Fourier, bandwidth 0.5": ("feature", _RFF, {}),
+    "FeaturePolicy 128 Fourier, bandwidth 0.5": (
+        "feature", dict(_RFF, n_features=128), {}),
+    "FeaturePolicy 128, c = 0.3": ("feature", dict(_RFF, n_features=128), dict(implicit=0.3)),
+    "FeaturePolicy 128, c = 0.1": ("feature", dict(_RFF, n_features=128), dict(implicit=0.1)),
+    "FeaturePolicy 128, c = 0": ("feature", dict(_RFF, n_features=128), dict(implicit=0.0)),
+    "FeaturePolicy 128, exploration 0.02, c = 0.3": (
+        "feature", dict(_RFF, n_features=128), dict(implicit=0.3, exploration=0.02)),
+    "FeaturePolicy 128, IPS, c = 0.1": (
+        "feature", dict(_RFF, n_features=128), dict(implicit=0.1, estimator="ips")),
+    "FeaturePolicy 128, l2 5": ("feature", dict(_RFF, n_features=128, l2=5.0), {}),
+    "FeaturePolicy 128, forget 1": (
+        "feature", dict(_RFF, n_features=128, forget=1.0), {}),
+    "RidgePolicy, model_l2 100": ("ridge", _F0, dict(model_l2=100.0)),
+    "RidgePolicy, model_l2 100, optimism 0.3": ("ridge", _F0, dict(model_l2=100.0,
+                                                                   optimism=0.3)),
+    "RidgePolicy, optimism 0.3": ("ridge", _F0, dict(optimism=0.3)),
+    "RidgePolicy, model_l2 100, optimism 1": ("ridge", _F0, dict(model_l2=100.0,
+                                                                 optimism=1.0)),
+    "RidgePolicy l2 100, model_l2 100, optimism 0.3": (
+        "ridge", dict(_F0, l2=100.0), dict(model_l2=100.0, optimism=0.3)),
+    "FeaturePolicy 64, model_l2 100, optimism 0.3": (
+        "feature", _RFF, dict(model_l2=100.0, optimism=0.3)),
+    "N=5 RidgePolicy (BoBLO(n_learners=5))": ("ridge", _F0, dict(n_learners=5)),
+    "N=5 RidgePolicy, gamma 0.5": ("ridge", _F0, dict(n_learners=5, gamma=0.5)),
+    "N=5 RidgePolicy, gamma 0.2, step 0.2": (
+        "ridge", _F0, dict(n_learners=5, gamma=0.2, step_size=0.2)),
+    "N=5 FeaturePolicy 64": ("feature", _RFF, dict(n_learners=5)),
+    "N=5 RidgePolicy, gamma 0.5, theory steps": (
+        "ridge", _F0, dict(n_learners=5, gamma=0.5, step_size="theory")),
+    "N=3 RidgePolicy, gamma 0.5": ("ridge", _F0, dict(n_learners=3, gamma=0.5)),
+    "N=5 FeaturePolicy 64, gamma 0.5": ("feature", _RFF, dict(n_learners=5, gamma=0.5)),
+    "N=5 residual, step 1 (chosen for N > 1)": ("feature", _RES, dict(n_learners=5,
+                                                                        step_size=1.0)),
+    "N=5 residual, step 1, delta 0.3": ("feature", _RES, dict(n_learners=5, step_size=1.0,
+                                                               delta=0.3)),
+    "N=5 residual, step 1, temperature 0.01": (
+        "feature", dict(_RES, temperature=0.01), dict(n_learners=5, step_size=1.0)),
+    "N=5 residual, step 1, gamma 0.5": ("feature", _RES, dict(n_learners=5, step_size=1.0,
+                                                               gamma=0.5)),
+    "N=5 residual, step 1, 64 Fourier features": (
+        "feature", dict(_RES, n_features=64, bandwidth=0.5), dict(n_learners=5, step_size=1.0)),
+    "N=2 residual, step 1": ("feature", _RES, dict(n_learners=2, step_size=1.0)),
+    "N=3 residual, step 1": ("feature", _RES, dict(n_learners=3, step_size=1.0)),
+    "N=8 residual, step 1": ("feature", _RES, dict(n_learners=8, step_size=1.0)),
+    "N=5 residual, step 1, l2 10": ("feature", dict(_RES, l2=10.0), dict(n_learners=5,
+                                                                          step_size=1.0)),
+    "N=5 residual, step 1, exploration 0.01": (
+        "feature", _RES, dict(n_learners=5, step_size=1.0, exploration=0.01)),
+    "N=5 residual, step 1, delta 1": ("feature", _RES, dict(n_learners=5, step_size=1.0,
+                                                             delta=1.0)),
+    "N=5 residual, step 1, optimism 0": ("feature", _RES, dict(n_learners=5, step_size=1.0,
+                                                                optimism=0.0)),
+    "N=5 residual, step 1, forget 0.999": (
+        "feature", dict(_RES, forget=0.999), dict(n_learners=5, step_size=1.0)),
+}
+_LEARNERS = {"ridge": RidgePolicy, "softmax": SoftmaxPolicy, "feature": FeaturePolicy}
+
+
 class VWPolicy:
     """Vowpal Wabbit `--cb_explore_adf` (shared context x arm interactions, `-q sa`) behind
     river's contextual policy methods."""
@@ -140,12 +213,14 @@ class VWPolicy:
 
 
 def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
-    if name in BOBLO or name in TUNE:
-        learner, params = BOBLO[name] if name in BOBLO else (
-            ("ridge", TUNE[name][0]), {"model_l2": 1.0, **TUNE[name][1]})
+    if name in BOBLO or name in TUNE or name in TUNE2:
+        if name in TUNE2:
+            learner, params = TUNE2[name][:2], TUNE2[name][2]
+        else:
+            learner, params = BOBLO[name] if name in BOBLO else (
+                ("ridge", TUNE[name][0]), {"model_l2": 1.0, **TUNE[name][1]})
         if learner is not None:
-            cls = SoftmaxPolicy if learner[0] == "softmax" else RidgePolicy
-            params = dict(params, learner=cls(**learner[1]))
+            params = dict(params, learner=_LEARNERS[learner[0]](**learner[1]))
         return BoBLO(seed=seed, **params)  # (BoBLO holds a StandardScaler by default)
     if name == "river LinUCBDisjoint":
         alpha, beta = LINUCB[data_name]
@@ -172,7 +247,7 @@ LINUCB = {"ImageSegments": (100.0, 100.0), "digits": (100.0, 20.0), "LinearBandi
 def _scaler(policy_name):
     """Online standardisation for policies without a transformer of their own (BoBLO holds
     one); LinUCB also gets a constant bias feature."""
-    if policy_name in BOBLO or policy_name in TUNE:
+    if policy_name in BOBLO or policy_name in TUNE or policy_name in TUNE2:
         return None
     scaler = preprocessing.StandardScaler()
     if policy_name.startswith("river LinUCB"):
@@ -222,7 +297,7 @@ def speed_ratio(policy_name, data_name, seed=0, n_rounds=None, against="river Li
     return a, b, a / b
 
 
-SPEED = [DEFAULTS, "BoBLO(n_learners=5) (Exp4 over the stages)"]
+SPEED = [DEFAULTS, "BoBLO(n_learners=5) (Exp4 over the stages)", N5_RESIDUAL, FP_RFF]
 
 
 def speed_table(datas, jobs, n_rounds=None) -> dict:
@@ -264,6 +339,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--tune", action="store_true")
+    parser.add_argument("--tune-grid", type=int, choices=[1, 2], default=2,
+                        help="with --tune: the first session's grid (1) or this one's (2)")
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--render", action="store_true")
@@ -289,8 +366,9 @@ def _main(args):
             res = table(["river LinUCBDisjoint"], datas[:2], [100, 101], args.jobs, n_rounds)
             print("LinUCB", ab, {d: round(np.mean([v[0] for v in vs]), 3)
                                  for (_, d), vs in res.items()}, flush=True)
-        res = table(list(TUNE), datas, [100, 101], args.jobs, n_rounds)
-        for p in TUNE:
+        grid = TUNE2 if args.tune_grid == 2 else TUNE
+        res = table(list(grid), datas, [100, 101], args.jobs, n_rounds)
+        for p in grid:
             means = [round(np.mean([v[0] for v in res[(p, d)]]), 3) for d in datas]
             print(p, means, "mean", round(float(np.mean(means)), 4), flush=True)
         return
