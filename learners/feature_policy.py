@@ -9,6 +9,23 @@ ReLU features, drawn once from the learner's seed. The raw context stays in $\ph
 contains `RidgePolicy`'s and adds $D$ non-linear directions: a linear model in $\phi$ is a
 one-hidden-layer network whose hidden layer is fixed. Each copy of a stack draws its own map
 (its own seed), so the copies of a booster look at the contexts through different features.
+
+**Residual stacks** (`residual=True`, for boosting under bandit feedback, issue 13). In BoOCO
+with the linear loss on the simplex, copy $i$ learns from the gradient of the extended loss at
+$x^{i-1}$; where stage $i - 1$ already sits on the cheapest arm's vertex that gradient is 0, so
+an independent copy learns equal costs there and plays the uniform point, and every later stage
+is softer than the first. In a residual stack copy $i$ plays
+$\operatorname{softmax}(-(\hat g_1 + \dots + \hat g_i)(c)/\tau)$: the sum of the cost models
+of copies $1..i$, each still fitted on its own copy's gradients only. Where copy $i$'s gradient
+is 0 it repeats stage $i - 1$'s choice; where stage $i - 1$ plays an arm $a$ that the cost
+estimate ranks above others, the gradient at the vertex $e_a$ is
+$\bigl(\sum_j (f(a) - f(j))_+\bigr) e_a - \sum_j (f(a) - f(j))_+ e_j$ (for $\delta$ small
+enough), and copy $i$'s model adds that correction. With `step_size=1` and $\gamma = 1$ BoOCO's
+$x^i$ is copy $i$'s point, so BoBLO's staged policies are the partial sums. The copies are then
+not independent weak learners (copy $i$'s point depends on the earlier copies' models), so
+BoOCO's boosting bound, which assumes each copy is a weak online learner on its own losses, is
+not claimed; what holds is BoBLO's Exp4 bound against every staged policy (any adaptive
+advice).
 """
 
 from __future__ import annotations
@@ -42,8 +59,11 @@ class FeaturePolicyStack:
 
     Column layout of $\phi$: the bias, the $D$ random features, then the $p$ context columns
     (a longer context appends columns; row $j$ of $W_i$ gets the new entries, drawn when the
-    column first appears). The dict methods `predict`/`learn` and the vector methods
-    `predict_vector`/`learn_vector` are as in `RidgePolicyStack`; use one family on a stack.
+    column first appears). With `residual`, copy $i$ predicts the summed costs of copies
+    $1..i$. With no random features every copy has $\phi = (1, c)$ and the stack keeps one
+    $A^{-1}$ for all of them (as `RidgePolicyStack`). The dict methods `predict`/`learn` and
+    the vector methods `predict_vector`/`learn_vector` are as in `RidgePolicyStack`; use one
+    family on a stack.
 
     Examples
     --------
@@ -227,6 +247,9 @@ class FeaturePolicy(base.Estimator):
     bandwidth
         $\sigma > 0$: $W$ has i.i.d. $N(0, 1/(\sigma^2 p))$ entries, $p$ the number of context
         columns when the column appears (contexts are expected standardised).
+    residual
+        Copy $i$ of a stack plays the softmax of the summed cost models of copies $1..i$
+        (module docstring); one copy is unaffected.
     seed
         Seed of the map; copies of a stack get their own seeds (`stack(n, seeds)`; without
         seeds, copy $i$ gets `seed + i`).
