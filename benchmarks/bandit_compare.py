@@ -344,7 +344,11 @@ def main(argv=None):
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--render", action="store_true")
-    parser.add_argument("--only", default=None, help="re-measure this policy only")
+    parser.add_argument("--only", action="append", default=None,
+                        help="re-measure this policy only (repeat for several); a policy "
+                             "the last run did not have is added to the table")
+    parser.add_argument("--speed", action="store_true",
+                        help="with --render/--only: also re-measure the interleaved speed table")
     parser.add_argument("--backend", choices=["loky", "threading", "dask", "ray"], default=None,
                         help="where the grid runs (default: local processes)")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
@@ -383,11 +387,20 @@ def _main(args):
         raw = json.loads(RAW.read_text())
         seeds, policies = raw["seeds"], raw["policies"]
         res = {tuple(k.split("@@")): v for k, v in raw["results"].items()}
-        if args.only:  # re-measure one policy on every data set and seed
-            res.update(table([args.only], datas, seeds, args.jobs, n_rounds))
+        if args.only:  # re-measure these policies on every data set and seed
+            res.update(table(args.only, datas, seeds, args.jobs, n_rounds))
+            n_boblo = sum(p in BOBLO for p in policies)
+            for p in args.only:
+                if p not in policies:  # a new row goes after the BoBLO rows
+                    policies.insert(n_boblo, p)
+                    n_boblo += 1
+            raw["policies"] = policies
             raw["results"] = {f"{p}@@{d}": v for (p, d), v in res.items()}
-            RAW.write_text(json.dumps(raw, indent=1))
         speed = raw.get("speed", {})
+        if args.speed:
+            speed = raw["speed"] = speed_table(datas, args.jobs, n_rounds)
+        if args.only or args.speed:
+            RAW.write_text(json.dumps(raw, indent=1))
     else:
         res = table(policies, datas, seeds, args.jobs, n_rounds)
         speed = speed_table(datas, args.jobs, n_rounds)
