@@ -517,11 +517,10 @@ per arm, each round weighted by 0.02 / 0.1 / 0.3 plus its own probability of the
 0.833 / 0.653 (0.7807), 0.861 / 0.822 / 0.653, 0.859 / 0.825 / 0.656. Nothing beat the
 defaults by 0.005, so `BoBLO()` is unchanged. Under full information (seed 100, standardised
 contexts, progressive accuracy of the cheapest predicted arm, l2 20, bandwidth 1) 64 / 256
-random features do lift the per-arm ridge class: 0.890 /
-0.910 against 0.828 on ImageSegments, 0.919 / 0.940 against 0.916 on digits; under bandit
-feedback that class does not pay, because the weak learner fits the DR estimate, whose
-unplayed arms are filled in by the linear loss model: a richer learner distils the same linear
-model.
+random features do lift the per-arm ridge class: 0.890 / 0.910 against 0.828 on
+ImageSegments, 0.919 / 0.940 against 0.916 on digits; under bandit feedback that class does not
+pay, because the weak learner fits the DR estimate, whose unplayed arms are filled in by the
+linear loss model: a richer learner distils the same linear model.
 
 Against issue 13's targets (evaluation seeds 0-4, this run):
 
