@@ -11,6 +11,8 @@ import importlib
 
 #: public name -> the submodule that defines it
 _LAZY = {
+    "FeaturePolicy": "feature_policy",
+    "FeaturePolicyStack": "feature_policy",
     "LinearOGD": "linear_ogd",
     "LinearOGDStack": "linear_ogd",
     "MLPStack": "mlp",

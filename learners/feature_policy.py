@@ -1,0 +1,318 @@
+r"""Non-linear second-order weak policies on the simplex: per-arm online ridge over random features.
+
+`FeaturePolicy` is `RidgePolicy` (per-arm recursive least squares of the cost vector, played by a
+softmax) on the feature map
+$$\phi(c) = \bigl(1,\ c,\ \sqrt 2 \cos(W c + b)\bigr) \quad\text{or}\quad
+  \bigl(1,\ c,\ \sqrt 2 \max(W c + b, 0)\bigr),$$
+random Fourier features (Rahimi & Recht 2007, a Gaussian kernel of bandwidth $\sigma$) or random
+ReLU features, drawn once from the learner's seed. The raw context stays in $\phi$, so the class
+contains `RidgePolicy`'s and adds $D$ non-linear directions: a linear model in $\phi$ is a
+one-hidden-layer network whose hidden layer is fixed. Each copy of a stack draws its own map
+(its own seed), so the copies of a booster look at the contexts through different features.
+
+**Residual stacks** (`residual=True`, for boosting under bandit feedback, issue 13). In BoOCO
+with the linear loss on the simplex, copy $i$ learns from the gradient of the extended loss at
+$x^{i-1}$; where stage $i - 1$ already sits on the cheapest arm's vertex that gradient is 0, so
+an independent copy learns equal costs there and plays the uniform point, and every later stage
+is softer than the first. In a residual stack copy $i$ plays
+$\operatorname{softmax}(-(\hat g_1 + \dots + \hat g_i)(c)/\tau)$: the sum of the cost models
+of copies $1..i$, each still fitted on its own copy's gradients only. Where copy $i$'s gradient
+is 0 it repeats stage $i - 1$'s choice; where stage $i - 1$ plays an arm $a$ that the cost
+estimate ranks above others, the gradient at the vertex $e_a$ is
+$\bigl(\sum_j (f(a) - f(j))_+\bigr) e_a - \sum_j (f(a) - f(j))_+ e_j$ (for $\delta$ small
+enough), and copy $i$'s model adds that correction. With `step_size=1` and $\gamma = 1$ BoOCO's
+$x^i$ is copy $i$'s point, so BoBLO's staged policies are the partial sums. The copies are then
+not independent weak learners (copy $i$'s point depends on the earlier copies' models), so
+BoOCO's boosting bound, which assumes each copy is a weak online learner on its own losses, is
+not claimed; what holds is BoBLO's Exp4 bound against every staged policy (any adaptive
+advice).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from river import base
+
+from onlineboost import sets
+from onlineboost._checks import check_int, check_real, check_seed
+
+from ._features import FeatureIndex, check_stack, check_targets
+
+__all__ = ["FeaturePolicy", "FeaturePolicyStack"]
+
+_KINDS = ("fourier", "relu")
+
+
+def _check_simplex(decision_set) -> sets.Simplex:
+    if decision_set is None:
+        return sets.Simplex(2)
+    if not isinstance(decision_set, sets.Simplex):
+        raise ValueError(f"decision_set must be an onlineboost.sets.Simplex, got {decision_set!r}")
+    return decision_set
+
+
+class FeaturePolicyStack:
+    r"""$n$ copies of `FeaturePolicy`, copy $i$ with its own map $(W_i, b_i)$: weights
+    $\Theta$ `(n, k, q)`, inverse Gram matrices `(n, q, q)`, $q = 1 + D + p$.
+
+    Column layout of $\phi$: the bias, the $D$ random features, then the $p$ context columns
+    (a longer context appends columns; row $j$ of $W_i$ gets the new entries, drawn when the
+    column first appears). With `residual`, copy $i$ predicts the summed costs of copies
+    $1..i$. With no random features every copy has $\phi = (1, c)$ and the stack keeps one
+    $A^{-1}$ for all of them (as `RidgePolicyStack`). The dict methods `predict`/`learn` and
+    the vector methods `predict_vector`/`learn_vector` are as in `RidgePolicyStack`; use one
+    family on a stack.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from onlineboost import sets
+    >>> from learners import FeaturePolicyStack
+    >>> stack = FeaturePolicyStack(2, sets.Simplex(2), n_features=4, seeds=[0, 1])
+    >>> stack.features(np.array([0.5, -1.0]), grow=True).shape  # (copies, 1 + D + p)
+    (2, 7)
+    >>> stack.learn_vector(np.array([0.5, -1.0]), np.array([[1.0, 0.0], [0.0, 1.0]]))
+    >>> stack.predict_vector(np.array([0.5, -1.0])).round(3)
+    array([[0., 1.],
+           [1., 0.]])
+    """
+
+    validates_x = True
+
+    def __init__(self, n: int, decision_set, l2: float = 1.0, temperature: float = 0.1,
+                 forget: float = 1.0, n_features: int = 32, kind: str = "fourier",
+                 bandwidth: float = 1.0, residual: bool = False, seeds: list | None = None):
+        seeds = check_stack(n, seeds)
+        self.n = int(n)
+        self.decision_set = _check_simplex(decision_set)
+        self.l2 = float(l2)
+        self.temperature = float(temperature)
+        self.forget = float(forget)
+        self.n_features = int(n_features)
+        self.kind = kind
+        self.bandwidth = float(bandwidth)
+        self.residual = bool(residual)
+        self._beta = 1.0 / self.temperature
+        self._rngs = [np.random.default_rng(s) for s in seeds]
+        D = self.n_features
+        if kind == "fourier":
+            b = [rng.uniform(0.0, 2.0 * math.pi, D) for rng in self._rngs]
+        else:
+            b = [rng.normal(0.0, 1.0, D) for rng in self._rngs]
+        self._b = np.array(b).reshape(self.n, D)
+        self._W = np.zeros((self.n, D, 0))  # (n, D, p): grows with the context
+        q = 1 + D
+        self._shared = D == 0  # every copy sees the same phi(c) = (1, c): one A^{-1}
+        self._P = np.broadcast_to(np.eye(q) / self.l2, (1 if self._shared else self.n, q, q)).copy()
+        self._theta = np.zeros((self.n, self.decision_set.dim, q))
+        self._index = FeatureIndex()
+
+    # -- the map ----------------------------------------------------------------------------
+
+    def _grow(self, p: int) -> None:
+        """Context columns up to `p`: new rows of the maps and new (unseen) model columns."""
+        old = self._W.shape[2]
+        # W ~ N(0, 1 / (sigma^2 p)): the Gaussian kernel exp(-|c - c'|^2 / (2 sigma^2 p)) on
+        # standardised contexts, whose squared distances are about 2p
+        scale = 1.0 / (self.bandwidth * math.sqrt(p))
+        new = np.stack([rng.normal(0.0, scale, (self.n_features, p - old))
+                        for rng in self._rngs])
+        self._W = np.concatenate([self._W, new], axis=2)
+        q_old = self._P.shape[1]
+        q = q_old + p - old
+        P = np.broadcast_to(np.eye(q) / self.l2, (len(self._P), q, q)).copy()
+        P[:, :q_old, :q_old] = self._P
+        self._P = P
+        pad = np.zeros((self.n, self.decision_set.dim, q - q_old))
+        self._theta = np.concatenate([self._theta, pad], axis=2)
+
+    def features(self, c: np.ndarray, grow: bool = False) -> np.ndarray:
+        r"""$\phi_i(c)$ for every copy, `(n, q)` (context columns beyond the known ones are
+        dropped unless `grow`)."""
+        p = self._W.shape[2]
+        if len(c) > p:
+            if grow:
+                self._grow(len(c))
+                p = len(c)
+            else:
+                c = c[:p]
+        elif len(c) < p:
+            c = np.concatenate([c, np.zeros(p - len(c))])
+        D = self.n_features
+        if self._shared:
+            F = np.empty((self.n, 1 + p))
+            F[:, 0] = 1.0
+            F[:, 1:] = c
+            return F
+        Z = self._W @ c + self._b  # (n, D)
+        F = np.empty((self.n, 1 + D + p))
+        F[:, 0] = 1.0
+        if self.kind == "fourier":
+            np.cos(Z, out=Z)
+        else:
+            np.maximum(Z, 0.0, out=Z)
+        np.multiply(Z, math.sqrt(2.0), out=F[:, 1:1 + D])
+        F[:, 1 + D:] = c
+        return F
+
+    # -- vector entry points (the hot path) -------------------------------------------------
+
+    def _softmax(self, costs: np.ndarray) -> np.ndarray:
+        z = costs.min(axis=1, keepdims=True) - costs  # log-domain shift: cannot overflow
+        E = np.exp(z * self._beta)
+        return E / E.sum(axis=1, keepdims=True)
+
+    def predicted_costs(self, c: np.ndarray) -> np.ndarray:
+        """The predicted cost of every arm for every copy, `(n, k)` (vector context)."""
+        F = self.features(c)
+        if self._shared:
+            costs = self._theta @ F[0]
+        else:
+            costs = np.einsum("nkq,nq->nk", self._theta, F)
+        return np.cumsum(costs, axis=0) if self.residual else costs
+
+    def predict_vector(self, c: np.ndarray) -> np.ndarray:
+        """$\\operatorname{softmax}(-\\hat g_i(c) / \\tau)$ for every copy, `(n, k)`. Not
+        validated: the caller passes finite floats."""
+        return self._softmax(self.predicted_costs(c))
+
+    def learn_vector(self, c: np.ndarray, G: np.ndarray) -> None:
+        r"""One recursive-least-squares step of every arm model of copy $i$ on row $i$ of the
+        costs `G` `(n, k)`, in its own features $\phi_i = \phi_i(c)$: $u_i = A_i^{-1}\phi_i$,
+        $\Theta_i \mathrel{+}= (G_i - \Theta_i\phi_i)\, u_i^\top / (1 + \phi_i^\top u_i)$,
+        $A_i^{-1} \mathrel{-}= u_i u_i^\top / (1 + \phi_i^\top u_i)$. Not validated."""
+        F = self.features(c, grow=True)
+        P = self._P
+        if self.forget != 1.0:  # A <- forget A + phi phi^T: older rounds count less
+            P *= 1.0 / self.forget
+        if self._shared:  # no random features: one map, one A^{-1} for every copy
+            phi = F[0]
+            u = P[0] @ phi
+            v = u / (1.0 + float(phi @ u))
+            R = G - self._theta @ phi  # (n, k) residuals
+            self._theta += R[:, :, None] * v
+            P[0] -= np.outer(u, v)
+            return
+        U = np.einsum("nij,nj->ni", P, F)  # (n, q)
+        s = 1.0 + np.einsum("nq,nq->n", F, U)  # (n,)
+        R = G - np.einsum("nkq,nq->nk", self._theta, F)  # (n, k) residuals
+        V = U / s[:, None]
+        self._theta += R[:, :, None] * V[:, None, :]
+        P -= U[:, :, None] * V[:, None, :]
+
+    # -- dict entry points ------------------------------------------------------------------
+
+    def predict(self, x: dict) -> np.ndarray:
+        """The $n$ distributions over the arms for the context dict `x`, `(n, k)`."""
+        c, _ = self._index.read(x, grow=False)
+        return self.predict_vector(c)
+
+    def learn(self, x: dict, G) -> None:
+        """One step per copy on the costs `G` `(n, k)` (row $i$ for copy $i$)."""
+        c, new = self._index.read(x, grow=True)  # validates x, naming the bad feature
+        G = check_targets(G, (self.n, self.decision_set.dim), "g")
+        if new:
+            self._index.add(new)
+        self.learn_vector(c, G)
+
+
+class FeaturePolicy(base.Estimator):
+    r"""Weak OCO learner on the simplex: per-arm online ridge over random features, by softmax.
+
+    For the linear loss $a \mapsto \langle g_t, a\rangle$ in context $c_t$ it fits, for every
+    arm, the ridge regression of $g_t(a)$ on $\phi(c_t)$ (module docstring),
+    $$\hat\theta_a = A_t^{-1} \sum_{s \le t} g_s(a)\, \phi(c_s), \qquad
+      A_t = \lambda I + \sum_{s \le t} \phi(c_s) \phi(c_s)^\top,$$
+    by recursive least squares (with forgetting factor $\rho$: $A_t = \rho A_{t-1} +
+    \phi\phi^\top$), and plays $W(c) = \operatorname{softmax}(-\langle\hat\theta_a,
+    \phi(c)\rangle/\tau)_a$. With `n_features=0` it is `RidgePolicy` (same columns up to order).
+
+    Parameters
+    ----------
+    decision_set
+        The simplex $\Delta_k$; `None` means `Simplex(2)`.
+    l2
+        Ridge penalty $\lambda > 0$.
+    temperature
+        Softmax temperature $\tau > 0$.
+    forget
+        Forgetting factor $\rho \in (0, 1]$.
+    n_features
+        $D \ge 0$ random features.
+    kind
+        `"fourier"` ($\sqrt2\cos(Wc + b)$, $b \sim U[0, 2\pi)$) or `"relu"`
+        ($\sqrt2\max(Wc + b, 0)$, $b \sim N(0, 1)$).
+    bandwidth
+        $\sigma > 0$: $W$ has i.i.d. $N(0, 1/(\sigma^2 p))$ entries, $p$ the number of context
+        columns when the column appears (contexts are expected standardised).
+    residual
+        Copy $i$ of a stack plays the softmax of the summed cost models of copies $1..i$
+        (module docstring); one copy is unaffected.
+    seed
+        Seed of the map; copies of a stack get their own seeds (`stack(n, seeds)`; without
+        seeds, copy $i$ gets `seed + i`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from onlineboost import sets
+    >>> from learners import FeaturePolicy
+    >>> rng = np.random.default_rng(0)
+    >>> policy = FeaturePolicy(sets.Simplex(2), l2=1.0, temperature=0.05, n_features=16)
+    >>> for _ in range(400):  # arm 0 is cheap when |c| < 1: no linear rule in c says that
+    ...     c = float(rng.normal())
+    ...     g = np.array([0.2, 0.8]) if abs(c) < 1 else np.array([0.8, 0.2])
+    ...     policy.learn_one({"c": c}, g)
+    >>> [int(policy.predict_one({"c": c}).argmax()) for c in (-2.0, 0.0, 0.5, 2.0)]
+    [1, 0, 0, 1]
+    """
+
+    def __init__(self, decision_set: sets.Simplex | None = None, l2: float = 1.0,
+                 temperature: float = 0.1, forget: float = 1.0, n_features: int = 32,
+                 kind: str = "fourier", bandwidth: float = 1.0, residual: bool = False,
+                 seed: int | None = 0):
+        _check_simplex(decision_set)
+        check_real("l2", l2, 0.0, low_open=True)
+        check_real("temperature", temperature, 0.0, low_open=True)
+        check_real("forget", forget, 0.0, 1.0, low_open=True)
+        check_int("n_features", n_features, 0)
+        if kind not in _KINDS:
+            raise ValueError(f"kind must be 'fourier' or 'relu', got {kind!r}")
+        check_real("bandwidth", bandwidth, 0.0, low_open=True)
+        check_seed(seed)
+        self.decision_set = decision_set
+        self.l2 = l2
+        self.temperature = temperature
+        self.forget = forget
+        self.n_features = n_features
+        self.kind = kind
+        self.bandwidth = bandwidth
+        self.residual = residual
+        self.seed = seed
+        self._stack = self.stack(1)
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"decision_set": sets.Simplex(4), "l2": 0.5, "temperature": 1.0, "n_features": 8,
+               "kind": "relu", "seed": 3}
+
+    def stack(self, n: int, seeds: list | None = None) -> FeaturePolicyStack:
+        """$n$ fresh copies as one `FeaturePolicyStack`, copy $i$ seeded `seeds[i]` (default
+        `seed + i`, or unseeded maps when `seed` is None)."""
+        seeds = check_stack(n, seeds)
+        if all(s is None for s in seeds) and self.seed is not None:
+            seeds = [int(self.seed) + i for i in range(int(n))]
+        return FeaturePolicyStack(n, self.decision_set, float(self.l2), float(self.temperature),
+                                  float(self.forget), int(self.n_features), self.kind,
+                                  float(self.bandwidth), bool(self.residual), seeds)
+
+    def predict_one(self, x: dict) -> np.ndarray:
+        """The distribution $W(c)$ over the arms, shape `(k,)`."""
+        return self._stack.predict(x)[0]
+
+    def learn_one(self, x: dict, g) -> None:
+        """One ridge step on the costs `g` of shape `(k,)`."""
+        self._stack.learn(x, check_targets(g, (self._stack.decision_set.dim,), "g")[None, :])
