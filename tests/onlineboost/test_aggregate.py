@@ -71,8 +71,10 @@ def test_regret_bound_in_model_units_with_raw_targets():
 
 
 def test_aggregate_weights_move_to_the_better_prefix():
-    """On a stump mixture, boosted stumps beat one stump: the weight leaves the first copy."""
-    model = BoOCO(learners.OnlineStump(), n_learners=8, decision_set=sets.Interval(-1, 1))
+    """On a stump mixture, boosted stumps beat one stump: the weight leaves the first copy
+    (the README's stump configuration: gamma = 1, Frank-Wolfe steps, delta = 0.01)."""
+    model = BoOCO(learners.OnlineStump(), n_learners=8, gamma=1.0, step_size="frank-wolfe",
+                  delta=0.01, decision_set=sets.Interval(-1, 1))
     for x, y in stump_stream(3000, 1):
         model.learn_one(x, y)
     w = model.aggregate_weights
