@@ -96,6 +96,9 @@ later stages and the aggregate add. The previous defaults (gamma = 1, Frank-Wolf
 eta_i = 2/(i+1), lambda_i = eta_i / gamma) trained copy i toward (u - x^{i-1}) / eta_i and
 played x^i = (1 - eta_i) x^{i-1} + eta_i W_i: a perfect copy gives x^i = u - eta_i x^{i-1},
 so the later stages undid the first copy's fit and N = 10 lost to N = 1 on four streams.
+Where the later stages have no edge (their residual fits are noise), N = 10 can only lose
+part of the aggregate's ln 2 (squared loss, model units) against N = 1, which in MAE is a small
+loss or gain that changes with the copies' seed: the seed table shows how far it goes.
 The rule for the defaults is in `BoOCO`'s docstring; none of it was fitted to a stream
 (eta = 0.01 is the paper's step, gamma = eta follows from lambda_i = 1). Rates are from one
 run on a shared 2-core machine: compare within a row."""
@@ -162,8 +165,12 @@ def main(argv=None):
                  f"{'holds' if wins >= 4 and within == 5 else 'does not hold'}.")
     worse = [s for s in streams
              if results[s, "BoOCO(N=10)"]["MAE"] > results[s, "BoOCO(N=1)"]["MAE"]]
+    ratios = ", ".join(
+        f"{s} {results[s, 'BoOCO(N=10)']['MAE'] / results[s, 'BoOCO(N=1)']['MAE']:.4f}"
+        for s in streams)
     lines.append(f"\nTarget 2 (N = 10 never worse than N = 1): "
-                 f"{'holds' if not worse else 'fails on ' + ', '.join(worse)}.")
+                 f"{'holds' if not worse else 'fails on ' + ', '.join(worse)} "
+                 f"(MAE of N = 10 / N = 1: {ratios}).")
     slow = [s for s in streams
             if results[s, "BoOCO()"]["rate"] < results[s, "ARFRegressor(10)"]["rate"]]
     lines.append(f"\nTarget 3 (per-sample cost of BoOCO() ≤ ARFRegressor(10)): "

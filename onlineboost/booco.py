@@ -374,10 +374,10 @@ class BoOCO(_BoOCOCore, base.Regressor):
         The edge $\gamma \in [10^{-6}, 1]$; weak predictions are scaled by $1/\gamma$ about
         the centroid $\mu$ of K (the paper assumes K centred at 0). `"auto"`: see Defaults.
     step_size
-        `"auto"` (see Defaults), `"theory"` for $\eta_i = \min(2/i, 1)$ (Theorem 6), `"frank-wolfe"` for the classic
-        $\eta_i = 2/(i + 1)$ (beyond the paper: Theorem 6's schedule has $\eta_2 = 1$, which
-        discards the first learner's output), a constant in $[10^{-8}, 1]$ (the paper's
-        experiments use 0.01), or a sequence of $N$ values.
+        `"auto"` (see Defaults), `"theory"` for $\eta_i = \min(2/i, 1)$ (Theorem 6),
+        `"frank-wolfe"` for the classic $\eta_i = 2/(i + 1)$ (beyond the paper: Theorem 6's
+        schedule has $\eta_2 = 1$, which discards the first learner's output), a constant
+        in $[10^{-8}, 1]$ (the paper's experiments use 0.01), or a sequence of $N$ values.
     delta
         Smoothing $\delta \in [10^{-12}, 10^{12}]$ of the extension; `"theory"` is
         $\sqrt{D^2 / (\gamma N)}$ with $D$ the diameter of K.
