@@ -79,9 +79,13 @@ def test_default_booster_is_booco_with_its_own_defaults(tmp_path):
     got = [float(r[1]) for r in _answers(tmp_path / "out.csv")]
     built = runconfig.build_model(runconfig.resolve(target="y"))
     assert isinstance(built, BoOCO)
-    defaults = BoOCO()._get_params()
-    assert {k: v for k, v in built._get_params().items() if k not in ("learner", "seed")} == \
-        {k: v for k, v in defaults.items() if k not in ("learner", "seed")}
+    default = BoOCO()
+    resolved = ("learner", "seed", "gamma", "step_size")  # given explicitly by the CLI
+    assert {k: v for k, v in built._get_params().items() if k not in resolved} == \
+        {k: v for k, v in default._get_params().items() if k not in resolved}
+    np.testing.assert_array_equal(built.parameters_in_use["eta"],
+                                  default.parameters_in_use["eta"])  # "auto": 0.01 each
+    assert built.gamma == 0.01 and type(built._copies) is type(default._copies)
     model, expected = BoOCO(), []
     for x, y in rows:
         expected.append(model.predict_one(x))
