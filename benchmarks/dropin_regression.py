@@ -82,21 +82,30 @@ def models() -> dict:
 
 
 NOTES = """`BoOCO()` and `BoOCO(N=10)` are the same model (N = 10 is the default): TinyMLP copies
-through the regression reduction, gamma = 1, Frank-Wolfe steps, delta = 0.01, the decision set
-following the running target range (model units u = (y - c)/h, K = [-1, 1]) and the online
-aggregate of the first copy and the N staged predictions (Vovk's aggregating algorithm,
+through the regression reduction, gamma = eta = 0.01 (a constant step, the paper's experimental
+one), delta = 0.01, so lambda_i = eta_i / gamma = 1: copy 1 regresses the target and copy i the
+residual (u - x^{i-1}) / (1 + delta) of the stages before it, and x^i = (1 - eta) x^{i-1} + W_i
+adds its fit at full size (online gradient boosting; the Frank-Wolfe contraction 1 - eta is a
+bias of at most 0.01 in model units that the next stage sees in its residual). The decision set
+follows the running target range (model units u = (y - c)/h, K = [-1, 1]) and the online
+aggregate mixes the first copy and the N staged predictions (Vovk's aggregating algorithm,
 eta = 4/D^2 = 1, prior 1/2 on the first copy and 1/(2N) on each stage: squared-loss regret at
-most ln 2 in model units against the first copy and ln 2N against every N' <= N). The
-defaults were chosen by the rule in `BoOCO`'s docstring on these six streams only (learner
-among LinearOGD, OnlineRidge, OnlineStump, TinyMLP; measured: LinearOGD N=10 lost California
-by 1.16x, trees and stumps lost Diabetes and California).
+most ln 2 in model units against the first copy and ln 2N against every N' <= N). N = 1 is
+the same TinyMLP alone in every configuration (x^1 = W_1), so Target 2 measures what the
+later stages and the aggregate add. The previous defaults (gamma = 1, Frank-Wolfe steps
+eta_i = 2/(i+1), lambda_i = eta_i / gamma) trained copy i toward (u - x^{i-1}) / eta_i and
+played x^i = (1 - eta_i) x^{i-1} + eta_i W_i: a perfect copy gives x^i = u - eta_i x^{i-1},
+so the later stages undid the first copy's fit and N = 10 lost to N = 1 on four streams.
+Where the later stages have no edge (their residual fits are noise), N = 10 can only lose
+part of the aggregate's ln 2 (squared loss, model units) against N = 1, which in MAE is a small
+loss or gain that changes with the copies' seed: the seed table shows how far it goes.
+The rule for the defaults is in `BoOCO`'s docstring; none of it was fitted to a stream
+(eta = 0.01 is the paper's step, gamma = eta follows from lambda_i = 1). Rates are from one
+run on a shared 2-core machine: compare within a row."""
 
-Target 2 fails by 0.003-1.1 % of MAE (Diabetes 0.5 %, Boston 1.1 %, California 0.5 %,
-TrumpApproval 0.003 %; with a uniform prior it was 0.05-6 %): TinyMLP is already a strong
-learner alone (it fits y directly through the reduction), so boosted prefixes rarely beat the
-first copy, and the aggregate pays its ln 2 regret (in squared loss, model units) on streams of
-400-5000 samples; in RMSE N = 10 is at or below N = 1 on California, TrumpApproval and
-StumpMixture. Rates are from one run on a shared 2-core machine: compare within a row."""
+def _scaled_booco(n: int, seed: int):
+    return preprocessing.StandardScaler() | BoOCO(n_learners=n, seed=seed)
+
 
 RIVER = ["LinearRegression", "HoeffdingTreeRegressor", "BaggingRegressor(LR, 10)",
          "ARFRegressor(10)"]
@@ -108,6 +117,8 @@ def main(argv=None):
     parser.add_argument("--california", type=int, default=5000,
                         help="rows of California used (a prefix, in file order)")
     parser.add_argument("--only", nargs="*", help="model names to run (default: all)")
+    parser.add_argument("--seeds", nargs="*", type=int, default=[1, 2, 3, 4],
+                        help="further seeds of BoOCO's copies for the N = 10 / N = 1 table")
     args = parser.parse_args(argv)
     streams = dev_streams(args.california, args.quick)
     factories = models()
@@ -154,12 +165,28 @@ def main(argv=None):
                  f"{'holds' if wins >= 4 and within == 5 else 'does not hold'}.")
     worse = [s for s in streams
              if results[s, "BoOCO(N=10)"]["MAE"] > results[s, "BoOCO(N=1)"]["MAE"]]
+    ratios = ", ".join(
+        f"{s} {results[s, 'BoOCO(N=10)']['MAE'] / results[s, 'BoOCO(N=1)']['MAE']:.4f}"
+        for s in streams)
     lines.append(f"\nTarget 2 (N = 10 never worse than N = 1): "
-                 f"{'holds' if not worse else 'fails on ' + ', '.join(worse)}.")
+                 f"{'holds' if not worse else 'fails on ' + ', '.join(worse)} "
+                 f"(MAE of N = 10 / N = 1: {ratios}).")
     slow = [s for s in streams
             if results[s, "BoOCO()"]["rate"] < results[s, "ARFRegressor(10)"]["rate"]]
     lines.append(f"\nTarget 3 (per-sample cost of BoOCO() ≤ ARFRegressor(10)): "
                  f"{'holds' if not slow else 'fails on ' + ', '.join(slow)}.")
+    if args.seeds:
+        lines += ["", "N = 10 / N = 1 (MAE) with the default learner seeded by `seed` "
+                  "(the table is seed None, i.e. 0):", "",
+                  "| seed | " + " | ".join(streams) + " |", "|---|" + "---:|" * len(streams)]
+        for seed in args.seeds:
+            cells = []
+            for sname, stream in streams.items():
+                one = progressive(_scaled_booco(1, seed), stream)["MAE"]
+                ten = progressive(_scaled_booco(10, seed), stream)["MAE"]
+                cells.append(f"{ten / one:.4f}")
+                print(f"seed {seed} {sname:14s} N=10/N=1 {ten / one:.4f}", flush=True)
+            lines.append(f"| {seed} | " + " | ".join(cells) + " |")
     lines += ["", NOTES]
     text = "\n".join(lines)
     print(text)

@@ -64,6 +64,39 @@ def test_answers_equal_a_prequential_river_loop(tmp_path):
     assert np.std(expected) > 0.1  # it did learn something
 
 
+def test_default_booster_is_booco_with_its_own_defaults(tmp_path):
+    """Issue 11: with no model flag, `onlineboost run` answers what `BoOCO()` answers (its
+    defaults: TinyMLP copies seeded from 0, N = 10, gamma = eta = delta = 0.01, raw targets)."""
+    from onlineboost import BoOCO
+
+    text, rows = _stream()
+    rows = [(x, 50.0 + 20.0 * y) for x, y in rows]  # raw targets, far from [-1, 1]
+    (tmp_path / "in.csv").write_text("a,b,c,y\n" + "".join(
+        ",".join(repr(v) for v in (*x.values(), y)) + "\n" for x, y in rows))
+    argv = ["run", str(tmp_path / "in.csv"), "--target", "y", "-o", str(tmp_path / "out.csv"),
+            "--report-every", "0"]
+    assert cli.main(argv) == 0
+    got = [float(r[1]) for r in _answers(tmp_path / "out.csv")]
+    built = runconfig.build_model(runconfig.resolve(target="y"))
+    assert isinstance(built, BoOCO)
+    default = BoOCO()
+    resolved = ("learner", "seed", "gamma", "step_size")  # given explicitly by the CLI
+    assert {k: v for k, v in built._get_params().items() if k not in resolved} == \
+        {k: v for k, v in default._get_params().items() if k not in resolved}
+    np.testing.assert_array_equal(built.parameters_in_use["eta"],
+                                  default.parameters_in_use["eta"])  # "auto": 0.01 each
+    assert built.gamma == 0.01 and type(built._copies) is type(default._copies)
+    model, expected = BoOCO(), []
+    for x, y in rows:
+        expected.append(model.predict_one(x))
+        model.learn_one(x, y)
+    assert got == expected  # exact: the same model, seeded the same way
+    y = np.array([y for _, y in rows])
+    # it learns: half the second half's MAE of the whole stream's mean (measured: 4.0 / 12.5)
+    assert np.mean(np.abs(np.array(expected[60:]) - y[60:])) < 0.5 * np.mean(
+        np.abs(y[60:] - y.mean()))
+
+
 def test_rejects_are_reported_and_never_touch_the_model(tmp_path):
     bad = {5, 17, 18, 40, 77, 90, 101}
     text, _ = _stream(bad=bad)

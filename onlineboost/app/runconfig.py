@@ -55,8 +55,12 @@ __all__ = ["DATA_DEFAULTS", "MODEL_DEFAULTS", "GradientRegressor", "build_model"
 DATA_DEFAULTS = {"format": None, "target": None, "features": None, "ignore": (),
                  "task": None, "rewards": (), "delimiter": ",", "encoding": "utf-8",
                  "max_line_bytes": 1 << 20, "max_abs": records.MAX_ABS, "max_features": 1000}
-MODEL_DEFAULTS = {"booster": "booco", "learner": "linear-ogd", "learner_params": {},
-                  "n_learners": 5, "gamma": 0.5, "step_size": "theory", "delta": "theory",
+# the booster's settings are `BoOCO()`'s defaults (issue 11): with seed 0, `--booster booco`
+# builds exactly `BoOCO()` (TinyMLP copies seeded from 0, N = 10, gamma = eta = delta = 0.01,
+# the rule for a regressor; an OCO learner such as linear-ogd wants e.g. --gamma 0.5
+# --step-size theory, or gamma = 1 with Frank-Wolfe steps, BoOCO's own rule for it)
+MODEL_DEFAULTS = {"booster": "booco", "learner": "mlp", "learner_params": {},
+                  "n_learners": 10, "gamma": 0.01, "step_size": 0.01, "delta": 0.01,
                   "kappa": None, "decision_set": None, "loss": None, "bound": 2.0, "seed": 0,
                   "scale": False, "policy": "epsilon-greedy", "policy_params": {}}
 

@@ -97,9 +97,9 @@ def test_help_shows_every_default(capsys):
     with pytest.raises(SystemExit):
         cli.main(["run", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    for needle in ("weak learners (default 5)", "(default 0.5)", "(default theory)",
-                   "a number > 0 or 'theory' (default theory)", "(default 10000)",
-                   "(default 1e+100)", "(default 1000)", "(default 1048576)",
-                   "(default linear-ogd)", "(default epsilon-greedy)", "(default 0)",
+    for needle in ("weak learners (default 10)", "edge (default 0.01)",
+                   "'theory' (default 0.01)", "a number > 0 or 'theory' (default 0.01)",
+                   "(default 10000)", "(default 1e+100)", "(default 1000)", "(default 1048576)",
+                   "(default mlp)", "(default epsilon-greedy)", "(default 0)",
                    "replay (default)", "(default booco)"):
         assert needle in text, needle
