@@ -17,6 +17,11 @@ reads the probability of the true class clipped to [1e-15, 1]; a model that answ
 (no class seen yet) counts as uniform over the classes the stream has shown.
 
     python -m benchmarks.dropin_classification [--quick] [--jobs 2]
+    python -m benchmarks.dropin_classification --models "BoOCOClassifier()"  # rerun one model
+
+`--models` reruns only the named models (with river AdaBoost, the speed reference) on every
+task and replaces their rows in the runs file; every row keeps the AdaBoost samples/s of its
+own process run (`ada_sps`), so "× Ada" stays a same-run ratio in a merged table.
 """
 
 from __future__ import annotations

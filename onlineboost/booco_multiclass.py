@@ -306,6 +306,13 @@ class BoOCOMultiClassifier(base.Classifier):
     Per sample it costs 0.60 times river's `AdaBoostClassifier` with the same ten trees on
     ImageSegments (CPU time, both run in lockstep on the first 600 samples).
 
+    **Prediction then learning.** `learn_one` needs the forward pass (every copy's prediction)
+    of its `x`. The pass of the last prediction is kept and reused when `learn_one` receives
+    the very same dict object, unmodified (checked by identity and equality against a copy),
+    as in `evaluate.progressive_val_score`; any other `x` (for instance behind a
+    `StandardScaler`, which makes a new dict) is computed afresh, with the same result.
+    Pickling drops the kept pass.
+
     Parameters
     ----------
     learner

@@ -215,3 +215,28 @@ def test_hoeffding_leaf_counts_read_directly_equal_predict_proba_one():
         label = "a" if u > v else ("b" if u > -0.3 else "c")
         copies.fit(x, [label] * 3, np.ones(3), rng)
     assert min(m.n_nodes for m in copies.models) > 1  # the trees did split
+
+
+def test_forward_pass_reused_only_for_the_same_unmodified_dict():
+    # learn_one reuses the prediction's pass for the very same dict object: learning on a copy
+    # (no reuse) must give the same predictions; a dict changed in place after the prediction
+    # must be learnt as changed
+    def run(mode):
+        model = BoOCOMultiClassifier(tree.HoeffdingTreeClassifier(grace_period=30),
+                                     n_learners=3, seed=4)
+        out = []
+        for x, y in quadrant_stream(400, 5, noise=0.1):
+            out.append(model.predict_proba_one(x))
+            if mode == "copy":
+                model.learn_one(dict(x), y)
+            elif mode == "mutated":
+                x["u"] = -x["u"]
+                model.learn_one(x, y)
+            elif mode == "fresh-mutated":
+                model.learn_one({**x, "u": -x["u"]}, y)
+            else:
+                model.learn_one(x, y)
+        return out
+
+    assert run("same") == run("copy")
+    assert run("mutated") == run("fresh-mutated") != run("same")
