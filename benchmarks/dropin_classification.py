@@ -17,6 +17,11 @@ reads the probability of the true class clipped to [1e-15, 1]; a model that answ
 (no class seen yet) counts as uniform over the classes the stream has shown.
 
     python -m benchmarks.dropin_classification [--quick] [--jobs 2]
+    python -m benchmarks.dropin_classification --models "BoOCOClassifier()"  # rerun one model
+
+`--models` reruns only the named models (with river AdaBoost, the speed reference) on every
+task and replaces their rows in the runs file; every row keeps the AdaBoost samples/s of its
+own process run (`ada_sps`), so "× Ada" stays a same-run ratio in a merged table.
 """
 
 from __future__ import annotations
@@ -121,35 +126,55 @@ def progressive(model, stream) -> tuple[float, float, float]:
 RUNS = report.RESULTS / "dropin_classification_runs.jsonl"
 
 
-def run_task(stream_name: str, seed: int, n: int | None, log=None) -> list[dict]:
+def run_task(stream_name: str, seed: int, n: int | None, log=None,
+             only: tuple | None = None) -> list[dict]:
+    """Every model (or those in `only`, with river AdaBoost for the speed ratio) on one
+    (stream, seed) pair, in one process."""
     load, is_multiclass = STREAMS[stream_name]
     stream = load(seed, n)
     rows = []
     for name, model in models(is_multiclass, seed).items():
+        if only is not None and name not in only and name != RIVER_BOOSTING[0]:
+            continue
         acc, ll, sps = progressive(model, stream)
         rows.append({"stream": stream_name, "seed": seed, "model": name, "acc": acc,
                      "logloss": ll, "sps": sps})
         print(f"{stream_name} seed={seed} {name}: acc {acc:.4f} logloss {ll:.4f} "
               f"{sps:,.0f}/s", flush=True)
+    ada = next(r["sps"] for r in rows if r["model"] == RIVER_BOOSTING[0])
+    for r in rows:  # the speed ratio's denominator, from this process run
+        r["ada_sps"] = ada
     if log is not None:  # one line per task, appended whole: a cut run keeps finished tasks
         with open(log, "a") as f:
             f.write(json.dumps(rows) + "\n")
     return rows
 
 
+def _latest(rows: list[dict]) -> list[dict]:
+    """One row per (stream, seed, model): the last one (a `--models` rerun replaces)."""
+    return list({(r["stream"], r["seed"], r["model"]): r for r in rows}.values())
+
+
+def _read_runs(log) -> list[dict]:
+    rows = []
+    for line in log.read_text().splitlines():
+        task = json.loads(line)
+        ada = next((r["sps"] for r in task if r["model"] == RIVER_BOOSTING[0]), None)
+        for r in task:  # lines written before rows carried it: their own task's AdaBoost
+            r.setdefault("ada_sps", ada)
+        rows += task
+    return _latest(rows)
+
+
 def summarise(rows: list[dict]) -> dict:
     """(stream, model) -> mean accuracy, sd, mean log loss, median samples/s, samples/s
-    relative to river AdaBoost in the same task (median over seeds)."""
+    relative to river AdaBoost in the same process run (median over seeds)."""
     table: dict = {}
     for (stream, model), group in itertools.groupby(
             sorted(rows, key=lambda r: (r["stream"], r["model"])),
             key=lambda r: (r["stream"], r["model"])):
         group = list(group)
-        ratios = []
-        for r in group:
-            ada = next(q for q in rows if q["stream"] == stream and q["seed"] == r["seed"]
-                       and q["model"] == RIVER_BOOSTING[0])
-            ratios.append(r["sps"] / ada["sps"])
+        ratios = [r["sps"] / r["ada_sps"] for r in group]  # AdaBoost of the same run
         table[stream, model] = {
             "acc": float(np.mean([r["acc"] for r in group])),
             "sd": float(np.std([r["acc"] for r in group])),
@@ -243,6 +268,9 @@ def main(argv=None):
     parser.add_argument("--streams", nargs="*", default=list(STREAMS), choices=list(STREAMS))
     parser.add_argument("--resume", action="store_true",
                         help=f"keep the tasks already in {RUNS.name} and run the others")
+    parser.add_argument("--models", nargs="*", default=None,
+                        help=f"rerun only these models (and river AdaBoost, for the speed "
+                        f"ratio) on every task; their rows replace the old ones in {RUNS.name}")
     parser.add_argument("--note", default="", help="a sentence appended to the section")
     parser.add_argument("--report-only", action="store_true",
                         help=f"write the section from {RUNS.name} without running anything")
@@ -250,11 +278,15 @@ def main(argv=None):
     seeds, n = (1, 400) if args.quick else (args.seeds, None)
     log = None if args.quick else RUNS
     done: list[dict] = []
-    if log is not None and (args.resume or args.report_only) and log.exists():
-        done = [r for line in log.read_text().splitlines() for r in json.loads(line)]
+    keep = args.resume or args.report_only or args.models is not None
+    if log is not None and keep and log.exists():
+        done = _read_runs(log)
     elif log is not None:
         log.unlink(missing_ok=True)
     finished = {(r["stream"], r["seed"]) for r in done}
+    if args.models is not None:  # a partial rerun: every task, only these models
+        finished = set()
+    only = tuple(args.models) if args.models is not None else None
     heavy_first = sorted(args.streams, key=["ImageSegments", "Bananas"].__contains__,
                          reverse=True)
     tasks = [(s, seed) for seed in range(seeds) for s in heavy_first
@@ -263,12 +295,12 @@ def main(argv=None):
     if args.jobs > 1 and len(tasks) > 1:
         from joblib import Parallel, delayed
 
-        results = Parallel(n_jobs=args.jobs)(delayed(run_task)(s, seed, n, log)
+        results = Parallel(n_jobs=args.jobs)(delayed(run_task)(s, seed, n, log, only)
                                              for s, seed in tasks)
     else:
-        results = [run_task(s, seed, n, log) for s, seed in tasks]
-    rows = done + [r for task in results for r in task]
-    streams = [s for s in args.streams if any(r["stream"] == s for r in rows)]
+        results = [run_task(s, seed, n, log, only) for s, seed in tasks]
+    rows = _latest(done + [r for task in results for r in task])
+    streams = [s for s in STREAMS if any(r["stream"] == s for r in rows)]
     n_seeds = {s: len({r["seed"] for r in rows if r["stream"] == s}) for s in streams}
     lengths = {s: len(STREAMS[s][0](0, n)) for s in streams}
     model_time = sum(lengths[r["stream"]] / r["sps"] for r in rows)  # seconds, all tasks

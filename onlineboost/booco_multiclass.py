@@ -79,15 +79,16 @@ class _Aggregate:
       (Littlestone & Warmuth's weighted majority argument).
     """
 
-    def __init__(self, M: int, vote_lr: float):
+    def __init__(self, M: int, vote_lr: float, mix: str = "brier"):
         log_pi = np.full(M, math.log(0.5 / (M - 1)))
         log_pi[1] = math.log(0.5)
         self.vote_lr = vote_lr
+        self.mix = mix  # "brier": u as above; "vote": the probabilities mix under v
         self.log_u = log_pi.copy()
         self.log_v = log_pi.copy()
 
     def proba(self, E: np.ndarray) -> np.ndarray:
-        p = _softmax(self.log_u) @ E
+        p = _softmax(self.log_u if self.mix == "brier" else self.log_v) @ E
         return p / p.sum()
 
     def vote(self, E: np.ndarray) -> int:
@@ -102,6 +103,25 @@ class _Aggregate:
         self.log_v -= self.log_v.max()
 
 
+def _reads_leaf_counts(model) -> bool:
+    """Whether `model` is a river `HoeffdingTreeClassifier` with majority-class leaves, whose
+    `predict_proba_one` is its leaf's normalised class counts (`_ht_leaf_counts` reads them
+    without the dict copies `predict_proba_one` makes; a test checks both agree)."""
+    from river import tree
+
+    return type(model) is tree.HoeffdingTreeClassifier and model.leaf_prediction == "mc"
+
+
+def _ht_leaf_counts(model, x: dict, branch: type) -> dict:
+    """The class counts of the leaf `x` reaches in a river Hoeffding tree ({} before any);
+    `branch` is river's `DTBranch`."""
+    root = model._root
+    if root is None:
+        return {}
+    leaf = root.traverse(x, until_leaf=True) if isinstance(root, branch) else root
+    return leaf.stats
+
+
 class _ClassifierCopies:
     r"""$N$ river classifiers as weak learners on the simplex (a cost-sensitive reduction).
 
@@ -111,17 +131,23 @@ class _ClassifierCopies:
     $\langle g, a\rangle - \min_j g_j \le (\max_j g_j - \min_j g_j)(1 - a_{\arg\min g})$: the
     weighted 0-1 loss bounds the excess linear loss. Weights are divided by their running mean
     per copy, so every copy keeps the stream's effective sample size (as Oza's online boosting
-    does; a Hoeffding tree's split schedule counts weight).
+    does; a Hoeffding tree's split schedule counts weight), then multiplied by `rate` (as
+    river's `ARFClassifier` trains on Poisson(6) weights: a Hoeffding tree's split test counts
+    weight, so its trees grow sooner). River Hoeffding trees with majority-class leaves are
+    read directly (`_ht_leaf_counts`, the same numbers as `predict_proba_one` without its dict
+    copies).
     """
 
     def __init__(self, proto, n: int, rng: np.random.Generator, weighting: str,
-                 weight_power: float = 1.0):
+                 weight_power: float = 1.0, rate: float = 1.0):
         has_seed = "seed" in proto._get_params()
         self.models = [
             proto.clone({"seed": int(rng.integers(2**31 - 1))}) if has_seed else proto.clone()
             for _ in range(n)
         ]
         self.power = weight_power
+        self.rate = rate
+        self.leaf_counts = _reads_leaf_counts(proto)
         self.takes_w = _accepts_w(proto)
         self.use_w = weighting == "weight" or (weighting == "auto" and self.takes_w)
         self.w_sum = np.zeros(n)
@@ -131,6 +157,15 @@ class _ClassifierCopies:
         d = len(classes)
         uniform = [1.0 / d] * d  # an untrained copy (or one with no mass) plays mu
         rows = []
+        if self.leaf_counts:
+            from river.tree.nodes.branch import DTBranch
+
+            for m in self.models:
+                stats = _ht_leaf_counts(m, x, DTBranch)
+                total = sum(stats.values())
+                rows.append([stats.get(c, 0.0) / total for c in classes] if total > 0
+                            and math.isfinite(total) else uniform)
+            return np.array(rows)
         for m in self.models:  # plain floats: at d ~ 10 a numpy call costs more than the sum
             proba = m.predict_proba_one(x)
             row = [proba.get(c, 0.0) for c in classes] if proba else uniform
@@ -154,11 +189,14 @@ class _ClassifierCopies:
         self.w_sum += w
         w = w * (self.t / np.maximum(self.w_sum, 1e-300))  # w / (running mean of w); 0 stays 0
         if self.use_w:
+            if self.rate != 1.0:
+                w = w * self.rate
             for m, label, w_i in zip(self.models, labels, w.tolist()):
                 if w_i > 0:
                     m.learn_one(x, label, w=w_i)
         else:
-            for m, label, k in zip(self.models, labels, rng.poisson(w).tolist()):
+            lam = w * self.rate if self.rate != 1.0 else w
+            for m, label, k in zip(self.models, labels, rng.poisson(lam).tolist()):
                 if k and self.takes_w:  # k repeats as one update of weight k
                     m.learn_one(x, label, w=float(k))
                 else:
@@ -267,6 +305,13 @@ class BoOCOMultiClassifier(base.Classifier):
     `AdaBoostClassifier` with ten Hoeffding trees scored 0.831 and `ARFClassifier(10)` 0.799.
     Per sample it costs 0.60 times river's `AdaBoostClassifier` with the same ten trees on
     ImageSegments (CPU time, both run in lockstep on the first 600 samples).
+
+    **Prediction then learning.** `learn_one` needs the forward pass (every copy's prediction)
+    of its `x`. The pass of the last prediction is kept and reused when `learn_one` receives
+    the very same dict object, unmodified (checked by identity and equality against a copy),
+    as in `evaluate.progressive_val_score`; any other `x` (for instance behind a
+    `StandardScaler`, which makes a new dict) is computed afresh, with the same result.
+    Pickling drops the kept pass.
 
     Parameters
     ----------
@@ -381,7 +426,7 @@ class BoOCOMultiClassifier(base.Classifier):
         self._counts = np.zeros(0)  # labels seen per class, for the prior
         # aggregates over M = N + 2 experts: prior, first learner, stages 1..N
         self._agg = _Aggregate(N + 2, float(vote_lr))
-        self._cache = None  # (x, W, Z, E) of the last forward pass, until the learn
+        self._last_round = None  # (x, copy of x, W, Z, E): the last prediction's pass
 
     def _make_copies(self, N: int):
         import learners
@@ -398,9 +443,9 @@ class BoOCOMultiClassifier(base.Classifier):
                                      float(self.weight_power))
         raise ValueError(f"learner must be a river classifier or LinearOGD, got {proto!r}")
 
-    def __getstate__(self):  # the forward cache is derived, not state
+    def __getstate__(self):  # the kept forward pass is derived, not state
         state = self.__dict__.copy()
-        state["_cache"] = None
+        state["_last_round"] = None
         return state
 
     @property
@@ -426,9 +471,9 @@ class BoOCOMultiClassifier(base.Classifier):
     def _forward(self, x: dict):
         """Weak points W (N, d), the chain Z (2N, d) (x^1..x^N then x^0..x^{N-1}) and the
         experts E (N + 2, d) (prior, first learner, Pi_K(x^1..x^N))."""
-        cache = self._cache
-        if cache is not None and cache[0] == x:
-            return cache[1:]
+        last = self._last_round  # a prediction's pass, for the learn on the same dict
+        if last is not None and last[0] is x and last[1] == x:
+            return last[2:]
         d = len(self._classes)
         W = self._copies.predict(x, self._classes)  # every W_i(x) at once: (N, d)
         mu = 1.0 / d
@@ -440,7 +485,7 @@ class BoOCOMultiClassifier(base.Classifier):
         P = X if X.min() >= 0.0 else sets.projection_simplex(X)  # step 8: Pi_K(x^i)
         prior = (self._counts + 1.0) / (self._counts.sum() + d)  # Laplace's rule
         E = np.vstack([prior, W[:1], P])
-        self._cache = (dict(x), W, Z, E)
+        self._last_round = (x, dict(x), W, Z, E)
         return W, Z, E
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict:
@@ -481,7 +526,7 @@ class BoOCOMultiClassifier(base.Classifier):
         if v.min() < 0.0:  # v sums to 1, so it lies in K iff it is >= 0
             v = prox_distance(v, sets.Simplex(d), delta * self._kappa / (1.0 + delta))
         G = (X_prev - v) / delta
-        self._cache = None
+        self._last_round = None
         self._copies.learn(x, G, self._classes, self._rng)
 
     def _grow(self, y) -> None:
@@ -490,7 +535,7 @@ class BoOCOMultiClassifier(base.Classifier):
         self._classes.append(y)
         self._counts = np.append(self._counts, 0.0)
         self._copies.grow(len(self._classes))
-        self._cache = None
+        self._last_round = None
 
     @classmethod
     def _unit_test_params(cls):

@@ -191,3 +191,52 @@ def test_linear_copies_reject_a_string_feature_before_a_new_class():
 def test_invalid_parameters_raise(kwargs, match):
     with pytest.raises(ValueError, match=match):
         BoOCOMultiClassifier(**kwargs)
+
+
+def test_hoeffding_leaf_counts_read_directly_equal_predict_proba_one():
+    # copies that are river Hoeffding trees with majority-class leaves are read from their
+    # leaf counts (no dict copies); the rows must equal predict_proba_one's, before and after
+    # splits, with a class the trees have not seen
+    from onlineboost.booco_multiclass import _ClassifierCopies
+
+    proto = tree.HoeffdingTreeClassifier(grace_period=20, delta=0.05, leaf_prediction="mc")
+    copies = _ClassifierCopies(proto, 3, np.random.default_rng(0), "poisson", rate=3.0)
+    assert copies.leaf_counts
+    rng = np.random.default_rng(1)
+    classes = ["a", "b", "c", "never"]
+    for t in range(600):
+        u, v = rng.uniform(-1, 1, size=2)
+        x = {"u": float(u), "v": float(v)}
+        fast = copies.predict(x, classes)
+        copies.leaf_counts = False
+        slow = copies.predict(x, classes)
+        copies.leaf_counts = True
+        assert np.allclose(fast, slow) and np.allclose(fast.sum(axis=1), 1.0)
+        label = "a" if u > v else ("b" if u > -0.3 else "c")
+        copies.fit(x, [label] * 3, np.ones(3), rng)
+    assert min(m.n_nodes for m in copies.models) > 1  # the trees did split
+
+
+def test_forward_pass_reused_only_for_the_same_unmodified_dict():
+    # learn_one reuses the prediction's pass for the very same dict object: learning on a copy
+    # (no reuse) must give the same predictions; a dict changed in place after the prediction
+    # must be learnt as changed
+    def run(mode):
+        model = BoOCOMultiClassifier(tree.HoeffdingTreeClassifier(grace_period=30),
+                                     n_learners=3, seed=4)
+        out = []
+        for x, y in quadrant_stream(400, 5, noise=0.1):
+            out.append(model.predict_proba_one(x))
+            if mode == "copy":
+                model.learn_one(dict(x), y)
+            elif mode == "mutated":
+                x["u"] = -x["u"]
+                model.learn_one(x, y)
+            elif mode == "fresh-mutated":
+                model.learn_one({**x, "u": -x["u"]}, y)
+            else:
+                model.learn_one(x, y)
+        return out
+
+    assert run("same") == run("copy")
+    assert run("mutated") == run("fresh-mutated") != run("same")
