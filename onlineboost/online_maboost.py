@@ -36,6 +36,20 @@ filtering small weights (learn with probability $w_i / \tau$ and weight $\tau$ w
 $w_i < \tau$, unbiased) saved little time with Hoeffding trees and cost accuracy on Bananas
 (measured: 0.671 exact, 0.669 at $\tau = 0.5$, 0.655 at $\tau = 1$), so it is not offered.
 
+**Predict, then learn.** `predict_proba_one(x)` and `learn_one(x, y)` both need the round at
+$x$: the learners' votes $h_i(x)$ ($N$ weak-learner predictions, most of a round's cost beside
+the learners' own training), the partial sums $F_i$ and the voters. `predict_proba_one` keeps
+the round it computed, with a copy of $x$; the next `learn_one` uses it if its $x$ equals that
+copy (`==` on the dicts) and computes the round itself otherwise, then drops it (the learners
+have moved). In progressive validation on raw features each learner therefore predicts once
+per example, where river's `AdaBoostClassifier` asks each of its models twice (in
+`predict_proba_one` and again in `learn_one`). A round is never used for another $x$: behind
+river's `StandardScaler`, which re-scales $x$ after it learns, or after $x$ was changed in
+place, `learn_one` reads the learners again, two predictions per learner and example as
+AdaBoost. `voter_probas` and `example_weights` use and keep the round in the same way. The
+cost of checking is one dict copy and one comparison; `benchmarks/maboost_speed.py` times
+both pipelines.
+
 **Defaults** (shared with `OnlineMABoostMultiClassifier`): a Hoeffding tree, $N = 10$,
 entropy weights with $\eta = 1$, $B = 2$, `alpha_lr` 4, $\beta = 1$, the prior voter, `rescale`,
 and $\lambda = 6$. Only $\lambda$ was tuned, on the development streams of issue 12 and nothing

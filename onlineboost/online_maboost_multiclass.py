@@ -48,8 +48,19 @@ depend on $K$.
 at $\lambda = 1$, 0.8359 at 6, 0.8472 at 15, which is too slow for the cost rule); input checks
 and the `MAX_ABS_FEATURE` bound are shared with it too.
 
-The hot path is numpy on the $N \times K$ matrix of the learners' distributions, computed once
-per example and shared by `predict_proba_one` and the following `learn_one`.
+**Predict, then learn** as in `OnlineMABoostClassifier`: `predict_proba_one` keeps the round
+at $x$ (the learners' distributions, the partial sums, their softmax and the voters), and the
+next `learn_one` uses it only if its $x$ equals the copy kept and no class appeared since (a new
+label grows the simplex, so the round is read again over the grown list); otherwise, behind a
+`StandardScaler` for one, it reads the learners again.
+
+**Speed.** The round is plain Python on lists of $K$ floats per learner: at $N = 10$ and
+$K \le 7$, numpy's per-call overhead cost more than the arithmetic (the numpy version of this
+module, up to commit da5caf9, spent about 2-3 times the binary booster's time of its own beside
+the learners; `benchmarks/maboost_speed.py` times both against river's AdaBoost). Two
+products stay in numpy, the inner mixture and the played distribution: their rounding decides
+near-ties between classes in the vote, and the answers are pinned to those of the numpy
+version by the tests.
 """
 
 from __future__ import annotations
@@ -259,7 +270,7 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         log-sum-exp, and the voters' distributions over `classes` (lists of K floats)."""
         K = len(classes)
         inv_K = 1.0 / K
-        untrained = [inv_K] * K  # a learner with no opinion yet votes uniformly
+        untrained = [0.0] * K  # a learner with no opinion yet votes uniformly: h = 0
         H, S, Q, lse = [], [], [], []
         first = None
         s = None
@@ -267,10 +278,9 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
             proba = m.predict_proba_one(x)
             p = [proba.get(c, 0.0) for c in classes]
             total = sum(p)
-            p = [p_k / total for p_k in p] if total > 0 else untrained
-            if first is None:
-                first = p
-            h = [p_k - inv_K for p_k in p]
+            if first is None:  # the first learner's distribution is a voter
+                first = [p_k / total for p_k in p] if total > 0 else [inv_K] * K
+            h = [p_k / total - inv_K for p_k in p] if total > 0 else untrained
             s = [a * h_k for h_k in h] if s is None else [
                 s_k + a * h_k for s_k, h_k in zip(s, h)]
             top = max(s)
