@@ -66,6 +66,7 @@ version by the tests.
 from __future__ import annotations
 
 import math
+import operator
 from typing import NamedTuple
 
 import numpy as np
@@ -269,6 +270,54 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         """Each learner's centred vote $h_i$, the partial sums $s^i$, their softmax and
         log-sum-exp, and the voters' distributions over `classes` (lists of K floats)."""
         K = len(classes)
+        if K == 2:
+            H, S, Q, lse, first = self._two_class_round(x, classes)
+        else:
+            H, S, Q, lse, first = self._k_class_round(x, classes)
+        # numpy's product, as before this module went to plain floats: its rounding decides
+        # near-ties in the mixture, so the same seed gives the same answers as then
+        mix = (_normalised_np(self._log_v) @ np.array(Q)).tolist()
+        V = [first, mix, *Q[1:]]
+        if self.prior_voter:
+            n = self._n_seen + K
+            V.append([(n_c + 1.0) / n for n_c in counts])
+        return _Round(dict(x), K, H, S, Q, lse, V)
+
+    def _two_class_round(self, x, classes: list) -> tuple:
+        """`_k_class_round` for K = 2 on scalars, the same operations in the same order (so
+        the same bits): five of the six development streams of issue 12 are binary."""
+        c0, c1 = classes
+        H, S, Q, lse = [], [], [], []
+        first = None
+        s0 = s1 = None
+        exp, log = math.exp, math.log
+        for m, a in zip(self._models, self._alpha):
+            proba = m.predict_proba_one(x)
+            p0, p1 = proba.get(c0, 0.0), proba.get(c1, 0.0)
+            total = p0 + p1
+            if total > 0:
+                h0, h1 = p0 / total - 0.5, p1 / total - 0.5
+            else:  # a learner with no opinion yet votes uniformly: h = 0
+                h0 = h1 = 0.0
+            if first is None:  # the first learner's distribution is a voter
+                first = [p0 / total, p1 / total] if total > 0 else [0.5, 0.5]
+            if s0 is None:
+                s0, s1 = a * h0, a * h1
+            else:
+                s0, s1 = s0 + a * h0, s1 + a * h1
+            top = s0 if s0 >= s1 else s1
+            e0, e1 = exp(s0 - top), exp(s1 - top)
+            z = e0 + e1
+            H.append([h0, h1])
+            S.append([s0, s1])
+            Q.append([e0 / z, e1 / z])
+            lse.append(top + log(z))
+        return H, S, Q, lse, first
+
+    def _k_class_round(self, x, classes: list) -> tuple:
+        """Per learner: $h_i$, $s^i$, $\\operatorname{softmax}(s^i)$ and its log-sum-exp (lists
+        of K floats), and the first learner's distribution."""
+        K = len(classes)
         inv_K = 1.0 / K
         untrained = [0.0] * K  # a learner with no opinion yet votes uniformly: h = 0
         H, S, Q, lse = [], [], [], []
@@ -290,14 +339,7 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
             S.append(s)
             Q.append([e_k / z for e_k in e])
             lse.append(top + math.log(z))
-        # numpy's product, as before this module went to plain floats: its rounding decides
-        # near-ties in the mixture, so the same seed gives the same answers as then
-        mix = (_normalised_np(self._log_v) @ np.array(Q)).tolist()
-        V = [first, mix, *Q[1:]]
-        if self.prior_voter:
-            n = self._n_seen + K
-            V.append([(n_c + 1.0) / n for n_c in counts])
-        return _Round(dict(x), K, H, S, Q, lse, V)
+        return H, S, Q, lse, first
 
     def voter_probas(self, x) -> np.ndarray:
         """Each voter's distribution over `classes` (one row per voter: the first learner, the
@@ -311,6 +353,9 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         """$m_i = s^{i-1}_y - \\max_{l \\ne y} s^{i-1}_l$, $i = 1, \\dots, N$ ($s^0 = 0$)."""
         if len(S[0]) == 1:  # one class: no competitor, margin 0 (every weight 1)
             return [0.0] * self.n_models
+        if len(S[0]) == 2:  # the one rival: the same numbers, without the slices
+            d = 1 - c
+            return [0.0] + [s[c] - s[d] for s in S[:-1]]
         return [0.0] + [s[c] - max(s[:c] + s[c + 1:]) for s in S[:-1]]
 
     def _weights(self, margins: list) -> list:
@@ -371,7 +416,7 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         B = self.alpha_bound
         alpha = self._alpha
         for i, (q, h) in enumerate(zip(r.Q, H)):
-            grad = sum(q_k * h_k for q_k, h_k in zip(q, h)) - h[c]
+            grad = sum(map(operator.mul, q, h)) - h[c]  # summed in class order, from 0
             a = alpha[i] - eta_t * grad
             alpha[i] = B if a > B else (-B if a < -B else a)
         # Inner layer: exponential weights (rate 1) on each partial sum's log loss.
@@ -381,10 +426,16 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         # Outer layer: Hedge on each voter's mistake (ties for the top share the mistake).
         beta = self.vote_lr
         log_u = []
-        for lu, p in zip(self._log_u, r.V):
-            best = max(p)
-            miss = 1.0 - (p[c] == best) / p.count(best)
-            log_u.append(lu - beta * miss)
+        if r.K == 2:  # the same misses: 1/2 on a tie, else 0 or 1
+            d = 1 - c
+            for lu, p in zip(self._log_u, r.V):
+                p_c, p_d = p[c], p[d]
+                log_u.append(lu - beta * (0.5 if p_c == p_d else (0.0 if p_c > p_d else 1.0)))
+        else:
+            for lu, p in zip(self._log_u, r.V):
+                best = max(p)
+                miss = 1.0 - (p[c] == best) / p.count(best)
+                log_u.append(lu - beta * miss)
         top = max(log_u)
         self._log_u = [lu - top for lu in log_u]
 
