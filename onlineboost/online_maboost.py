@@ -77,6 +77,14 @@ speed check saw two streams only: in the full drop-in benchmark
 by ~8 processes) the binary booster at $\lambda = 6$ runs at 1.07–1.75× AdaBoost's samples/s
 on Phishing, Bananas, SEA and Agrawal but 0.81× on Hyperplane, and the multiclass booster at
 2.67× on ImageSegments; so item 4 of issue 12 does not hold on every development stream.
+`benchmarks/maboost_speed.py` (CPU time, the first 2,000 examples, median of 3 interleaved
+repeats, results/maboost_speed.md) measured the binary booster at 0.86–1.15× AdaBoost's
+samples/s and the multiclass one at 0.75–1.47×, below 1 on Phishing and Bananas; the same
+code timed twice in that run differs by up to 15%. Beyond the booster's own work (per example,
+less than AdaBoost's for the binary booster, since each tree predicts once, not twice), the
+gap is the trees' training: learners $2, \dots, N$ see weights averaging $\lambda = 6$, so their
+Hoeffding trees attempt splits about five times as often as AdaBoost's (1,219 attempts against
+257 over Hyperplane's first 5,000 examples) and grow larger: the price of $\lambda$.
 The vote's guarantees hold at every $\lambda$ (the first learner keeps $w_1 = 1$): in
 expectation over the vote, at most $(\beta M_1 + \ln 2) / (1 - e^{-\beta})$ mistakes,
 about $1.58 M_1 + 1.1$ at $\beta = 1$, where $M_1$ counts the single weak learner's mistakes, and
