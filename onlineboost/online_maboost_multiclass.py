@@ -55,9 +55,10 @@ label grows the simplex, so the round is read again over the grown list); otherw
 `StandardScaler` for one, it reads the learners again.
 
 **Speed.** The round is plain Python on lists of $K$ floats per learner: at $N = 10$ and
-$K \le 7$, numpy's per-call overhead cost more than the arithmetic (the numpy version of this
-module, up to commit da5caf9, spent about 2-3 times the binary booster's time of its own beside
-the learners; `benchmarks/maboost_speed.py` times both against river's AdaBoost). Two
+$K \le 7$, numpy's per-call overhead cost more than the arithmetic. Measured with weak learners
+that cost almost nothing, the numpy version of this module (up to commit da5caf9) spent 3-4
+times the binary booster's own time per example, this one about twice (SEA, 2,000 examples);
+`benchmarks/maboost_speed.py` times both with Hoeffding trees against river's AdaBoost. Two
 products stay in numpy, the inner mixture and the played distribution: their rounding decides
 near-ties between classes in the vote, and the answers are pinned to those of the numpy
 version by the tests.
