@@ -36,6 +36,20 @@ filtering small weights (learn with probability $w_i / \tau$ and weight $\tau$ w
 $w_i < \tau$, unbiased) saved little time with Hoeffding trees and cost accuracy on Bananas
 (measured: 0.671 exact, 0.669 at $\tau = 0.5$, 0.655 at $\tau = 1$), so it is not offered.
 
+**Predict, then learn.** `predict_proba_one(x)` and `learn_one(x, y)` both need the round at
+$x$: the learners' votes $h_i(x)$ ($N$ weak-learner predictions, most of a round's cost beside
+the learners' own training), the partial sums $F_i$ and the voters. `predict_proba_one` keeps
+the round it computed, with a copy of $x$; the next `learn_one` uses it if its $x$ equals that
+copy (`==` on the dicts) and computes the round itself otherwise, then drops it (the learners
+have moved). In progressive validation on raw features each learner therefore predicts once
+per example, where river's `AdaBoostClassifier` asks each of its models twice (in
+`predict_proba_one` and again in `learn_one`). A round is never used for another $x$: behind
+river's `StandardScaler`, which re-scales $x$ after it learns, or after $x$ was changed in
+place, `learn_one` reads the learners again, two predictions per learner and example as
+AdaBoost. `voter_probas` and `example_weights` use and keep the round in the same way. The
+cost of checking is one dict copy and one comparison; `benchmarks/maboost_speed.py` times
+both pipelines.
+
 **Defaults** (shared with `OnlineMABoostMultiClassifier`): a Hoeffding tree, $N = 10$,
 entropy weights with $\eta = 1$, $B = 2$, `alpha_lr` 4, $\beta = 1$, the prior voter, `rescale`,
 and $\lambda = 6$. Only $\lambda$ was tuned, on the development streams of issue 12 and nothing
@@ -63,6 +77,14 @@ speed check saw two streams only: in the full drop-in benchmark
 by ~8 processes) the binary booster at $\lambda = 6$ runs at 1.07–1.75× AdaBoost's samples/s
 on Phishing, Bananas, SEA and Agrawal but 0.81× on Hyperplane, and the multiclass booster at
 2.67× on ImageSegments; so item 4 of issue 12 does not hold on every development stream.
+`benchmarks/maboost_speed.py` (CPU time, the first 2,000 examples, median of 3 interleaved
+repeats, results/maboost_speed.md) measured the binary booster at 0.86–1.15× AdaBoost's
+samples/s and the multiclass one at 0.75–1.47×, below 1 on Phishing and Bananas; the same
+code timed twice in that run differs by up to 15%. Beyond the booster's own work (per example,
+less than AdaBoost's for the binary booster, since each tree predicts once, not twice), the
+gap is the trees' training: learners $2, \dots, N$ see weights averaging $\lambda = 6$, so their
+Hoeffding trees attempt splits about five times as often as AdaBoost's (1,219 attempts against
+257 over Hyperplane's first 5,000 examples) and grow larger: the price of $\lambda$.
 The vote's guarantees hold at every $\lambda$ (the first learner keeps $w_1 = 1$): in
 expectation over the vote, at most $(\beta M_1 + \ln 2) / (1 - e^{-\beta})$ mistakes,
 about $1.58 M_1 + 1.1$ at $\beta = 1$, where $M_1$ counts the single weak learner's mistakes, and
@@ -83,6 +105,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import NamedTuple
 
 import numpy as np
 from river import base
@@ -121,6 +144,14 @@ def _softmax(log_w: list) -> list:
     return [v / total for v in e]
 
 
+class _Round(NamedTuple):
+    """What one example costs to read off the learners: the x it was read at (a copy), the
+    votes $h$, the partial sums $F$ and the voters' $P(y = +1)$."""
+
+    x: dict
+    h: list
+    F: list
+    voters: list
 
 
 def _check_label(y) -> None:
@@ -288,7 +319,7 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         self._rng = np.random.default_rng(seed)
         self._w_sum = [0.0] * n_models  # sum of w_i over the examples seen
         self._n_seen = 0
-        self._cache: list | None = None  # [x, h, voters] of the last predict, until the learn
+        self._last: _Round | None = None  # the round of the last predicted x (see the docs)
 
     @property
     def _wrapped_model(self):
@@ -319,53 +350,46 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
     def vote_weights(self) -> np.ndarray:
         return np.array(_softmax(self._log_u))
 
-    def _predictions(self, x) -> list:
-        """$h_i(x) = 2 P_i(y = +1 | x) - 1 \\in [-1, 1]$ for every learner (0 if untrained)."""
-        if self._cache is not None and self._cache[0] == x:
-            return self._cache[1]
+    def _round_at(self, x) -> _Round:
+        """The round at `x`: the one `predict_proba_one` computed if `x` equals the x it saw
+        and no `learn_one` came since, else computed now and kept (see "Predict, then learn")."""
+        last = self._last
+        if last is None or last.x != x:
+            last = self._last = self._round(x)
+        return last
+
+    def _round(self, x) -> _Round:
+        """$h_i(x) = 2 P_i(y = +1 | x) - 1 \\in [-1, 1]$ for every learner (0 if untrained), the
+        partial sums $F_i = \\sum_{j \\le i} \\alpha_j h_j$ and each voter's $P(y = +1)$."""
         h = []
         for m in self._models:
             proba = m.predict_proba_one(x)
             p_true = proba.get(True, 0.0)
             total = p_true + proba.get(False, 0.0)
             h.append(2.0 * p_true / total - 1.0 if total > 0 else 0.0)
-        self._cache = [dict(x), h, None]
-        return h
-
-    def _partial_sums(self, h: list) -> list:
-        """$F_i = \\sum_{j \\le i} \\alpha_j h_j$, $i = 1, \\dots, N$."""
         F, total = [], 0.0
         for a, h_i in zip(self._alpha, h):
             total += a * h_i
             F.append(total)
-        return F
+        p_F = [_sigmoid(f) for f in F]
+        p_mix = sum(v * p for v, p in zip(_softmax(self._log_v), p_F))
+        voters = [0.5 * (h[0] + 1.0), p_mix] + p_F[1:]
+        if self.prior_voter:
+            voters.append((self._n_true + 1.0) / (self._n_seen + 2.0))
+        return _Round(dict(x), h, F, voters)
 
     def voter_probas(self, x) -> np.ndarray:
         """$P(y = +1)$ of each voter: the first learner, the inner mixture, $F_2, \\dots, F_N$
         and, with `prior_voter`, the class prior."""
         _check_x(x)
-        return np.array(self._voters_at(x))
-
-    def _voters_at(self, x) -> list:
-        h = self._predictions(x)  # fills the cache for x
-        if self._cache[2] is None:
-            self._cache[2] = self._voters(h)
-        return self._cache[2]
-
-    def _voters(self, h: list) -> list:
-        p_F = [_sigmoid(f) for f in self._partial_sums(h)]
-        p_mix = sum(v * p for v, p in zip(_softmax(self._log_v), p_F))
-        voters = [0.5 * (h[0] + 1.0), p_mix] + p_F[1:]
-        if self.prior_voter:
-            voters.append((self._n_true + 1.0) / (self._n_seen + 2.0))
-        return voters
+        return np.array(self._round_at(x).voters)
 
     def example_weights(self, x, y) -> np.ndarray:
         """The weights $w_1, \\dots, w_N$ the learners would give $(x, y)$ now."""
         _check_x(x)
         _check_label(y)
         y_pm = binary_label(y)
-        return np.array(self._weights([y_pm * f for f in self._partial_sums(self._predictions(x))]))
+        return np.array(self._weights([y_pm * f for f in self._round_at(x).F]))
 
     def _weights(self, margins: list) -> list:
         s = [0.0] + margins[:-1]  # s_i = sum_{j<i} alpha_j y h_j(x)
@@ -377,49 +401,53 @@ class OnlineMABoostClassifier(base.Wrapper, base.Classifier):
         return self._R.project_dual(theta, self._unit_box).tolist()
 
     def learn_one(self, x, y, **kwargs):
+        """Learn $(x, y)$: the learners' outputs at `x` are read once, from the last
+        `predict_proba_one` if it saw an equal `x` (see "Predict, then learn")."""
         _check_x(x)
         _check_label(y)
         y_pm = binary_label(y)  # both checked before any state moves
-        voters = self._voters_at(x)
-        h = self._predictions(x)
-        margins = [y_pm * f for f in self._partial_sums(h)]  # y times each partial sum
+        _, h, F, voters = self._round_at(x)
+        self._last = None  # the learners move: the round is stale
+        margins = [y_pm * f for f in F]  # y times each partial sum
         w = self._weights(margins)
         self._n_seen += 1
+        n = self._n_seen
         self._n_true += y_pm > 0
+        w_sum = self._w_sum
         for i, w_i in enumerate(w):
-            self._w_sum[i] += w_i
+            w_sum[i] += w_i
         if self.rescale:  # keep each learner's effective sample size at t (a departure, see doc)
-            w = [w_i * self._n_seen / w_sum if w_sum > 0 else w_i
-                 for w_i, w_sum in zip(w, self._w_sum)]
+            w = [w_i * n / ws if ws > 0 else w_i for w_i, ws in zip(w, w_sum)]
         if self.lam != 1.0:  # learners 2..N only: the first stays the plain weak learner
-            w = [w[0]] + [w_i * self.lam for w_i in w[1:]]
-        counts = None if self._use_w else self._rng.poisson(w)
-        for i, m in enumerate(self._models):
-            if self._use_w:
-                if w[i] > 0:
-                    m.learn_one(x, y_pm > 0, w=w[i], **kwargs)
-            else:
-                for _ in range(counts[i]):
-                    m.learn_one(x, y_pm > 0, **kwargs)
-        self._cache = None
+            lam = self.lam
+            w = [w[0]] + [w_i * lam for w_i in w[1:]]
+        label = y_pm > 0
+        if self._use_w:
+            for m, w_i in zip(self._models, w):
+                if w_i > 0:
+                    m.learn_one(x, label, w=w_i, **kwargs)
+        else:
+            for m, k in zip(self._models, self._rng.poisson(w).tolist()):
+                for _ in range(k):
+                    m.learn_one(x, label, **kwargs)
         # AdaBoost.OL: projected gradient descent on the logistic loss
         # log(1 + e^{-y (F_{i-1} + alpha_i h_i)}) in alpha_i, on the box [-B, B].
-        eta_t = self.alpha_lr / math.sqrt(self._n_seen)  # the t-th example: step t
+        eta_t = self.alpha_lr / math.sqrt(n)  # the t-th example: step t
         B = self.alpha_bound
+        alpha, log_v = self._alpha, self._log_v
         for i, (h_i, m_i) in enumerate(zip(h, margins)):
-            a = self._alpha[i] + eta_t * y_pm * h_i * _sigmoid(-m_i)
-            self._alpha[i] = min(B, max(-B, a))
-        # Inner layer: exponential weights (rate 1) on each partial sum's log loss.
-        for i, m_i in enumerate(margins):
-            self._log_v[i] -= _log1p_exp(-m_i)
+            a = alpha[i] + eta_t * y_pm * h_i * _sigmoid(-m_i)
+            alpha[i] = B if a > B else (-B if a < -B else a)
+            # Inner layer: exponential weights (rate 1) on each partial sum's log loss.
+            log_v[i] -= _log1p_exp(-m_i)
         # Outer layer: Hedge on each voter's mistake (1 wrong side, 1/2 on the fence).
+        beta, log_u = self.vote_lr, self._log_u
         for k, p in enumerate(voters):
-            miss = 0.5 if p == 0.5 else float((p > 0.5) != (y_pm > 0))
-            self._log_u[k] -= self.vote_lr * miss
+            log_u[k] -= beta * (0.5 if p == 0.5 else float((p > 0.5) != label))
 
     def predict_proba_one(self, x, **kwargs):
         _check_x(x)
-        voters = self._voters_at(x)
+        voters = self._round_at(x).voters
         # 1/2 plus the weighted deviations: exactly 1/2 when every voter sits on the fence
         p_true = 0.5 + sum(u * (p - 0.5) for u, p in zip(_softmax(self._log_u), voters))
         return {False: 1.0 - p_true, True: p_true}

@@ -48,13 +48,27 @@ depend on $K$.
 at $\lambda = 1$, 0.8359 at 6, 0.8472 at 15, which is too slow for the cost rule); input checks
 and the `MAX_ABS_FEATURE` bound are shared with it too.
 
-The hot path is numpy on the $N \times K$ matrix of the learners' distributions, computed once
-per example and shared by `predict_proba_one` and the following `learn_one`.
+**Predict, then learn** as in `OnlineMABoostClassifier`: `predict_proba_one` keeps the round
+at $x$ (the learners' distributions, the partial sums, their softmax and the voters), and the
+next `learn_one` uses it only if its $x$ equals the copy kept and no class appeared since (a new
+label grows the simplex, so the round is read again over the grown list); otherwise, behind a
+`StandardScaler` for one, it reads the learners again.
+
+**Speed.** The round is plain Python on lists of $K$ floats per learner: at $N = 10$ and
+$K \le 7$, numpy's per-call overhead cost more than the arithmetic. Measured with weak learners
+that cost almost nothing, the numpy version of this module (up to commit da5caf9) spent 3-4
+times the binary booster's own time per example, this one about twice (SEA, 2,000 examples);
+`benchmarks/maboost_speed.py` times both with Hoeffding trees against river's AdaBoost. Two
+products stay in numpy, the inner mixture and the played distribution: their rounding decides
+near-ties between classes in the vote, and the answers are pinned to those of the numpy
+version by the tests.
 """
 
 from __future__ import annotations
 
 import math
+import operator
+from typing import NamedTuple
 
 import numpy as np
 from river import base
@@ -67,17 +81,33 @@ from onlineboost.online_maboost import _REGULARISERS, _check_label, _check_param
 __all__ = ["OnlineMABoostMultiClassifier"]
 
 
-def _softmax_rows(S: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Row-wise softmax of `S` and log-sum-exp, without overflow."""
-    top = S.max(axis=1, keepdims=True)
-    E = np.exp(S - top)
-    total = E.sum(axis=1, keepdims=True)
-    return E / total, (top + np.log(total))[:, 0]
+def _normalised(log_w: list) -> list:
+    """Exponential weights $e^{l_i} / \\sum_j e^{l_j}$ of the log weights `log_w`."""
+    top = max(log_w)
+    w = [math.exp(lw - top) for lw in log_w]
+    total = sum(w)
+    return [w_i / total for w_i in w]
 
 
-def _normalised(log_w: np.ndarray) -> np.ndarray:
-    w = np.exp(log_w - log_w.max())
+def _normalised_np(log_w: list) -> np.ndarray:
+    """`_normalised` in numpy (its sum rounds differently from Python's)."""
+    w = np.array(log_w)
+    w = np.exp(w - w.max())
     return w / w.sum()
+
+
+class _Round(NamedTuple):
+    """What one example costs to read off the learners, over K classes: the x it was read at
+    (a copy), K, the centred votes H, the partial sums S, their softmax Q and log-sum-exp
+    `lse` (N rows each) and the voters' distributions V (one row per voter)."""
+
+    x: dict
+    K: int
+    H: list
+    S: list
+    Q: list
+    lse: list
+    V: list
 
 
 class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
@@ -184,17 +214,18 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         self._classes: list = []  # labels in order of first appearance
         self._index: dict = {}  # label -> its position in _classes
         self._counts: list = []  # examples seen per class, for the class prior
-        self._alpha = np.zeros(n_models)
-        self._log_v = np.zeros(n_models)  # inner layer: minus each partial sum's total log loss
+        # The booster's state is plain Python floats (see "Speed" in the module docstring).
+        self._alpha = [0.0] * n_models
+        self._log_v = [0.0] * n_models  # inner layer: minus each partial sum's total log loss
         # outer layer: log prior minus vote_lr times mistakes; the first learner holds half
         n_others = n_models + bool(prior_voter)
-        self._log_u = np.concatenate(([math.log(n_others)], np.zeros(n_others)))
+        self._log_u = [math.log(n_others)] + [0.0] * n_others
         self._unit_box = mirror.Box(0.0, 1.0)
         self._theta_1 = float(self._R.grad(np.ones(1))[0])  # grad R(1): the fresh weight
         self._rng = np.random.default_rng(seed)
-        self._w_sum = np.zeros(n_models)  # sum of w_i over the examples seen
+        self._w_sum = [0.0] * n_models  # sum of w_i over the examples seen
         self._n_seen = 0
-        self._cache: list | None = None  # [x, K, H, S, Q, voters] of the last x, until learn
+        self._last: _Round | None = None  # the round of the last predicted x (see the docs)
 
     @property
     def _wrapped_model(self):
@@ -218,40 +249,98 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
 
     @property
     def alphas(self) -> np.ndarray:
-        return self._alpha.copy()
+        return np.array(self._alpha)
 
     @property
     def expert_weights(self) -> np.ndarray:
-        return _normalised(self._log_v)
+        return np.array(_normalised(self._log_v))
 
     @property
     def vote_weights(self) -> np.ndarray:
-        return _normalised(self._log_u)
+        return np.array(_normalised(self._log_u))
 
-    def _at(self, x) -> list:
-        """[x, K, H, S, Q, lse, V] at `x` over the classes seen, cached until the next learn."""
-        K = len(self._classes)
-        if self._cache is None or self._cache[1] != K or self._cache[0] != x:
-            self._cache = [dict(x), K, *self._scores(x, self._classes, self._counts)]
-        return self._cache
+    def _round_at(self, x) -> _Round:
+        """The round at `x` over the classes seen: the one `predict_proba_one` computed if `x`
+        equals the x it saw and no `learn_one` came since, else computed now and kept."""
+        last = self._last
+        if last is None or last.K != len(self._classes) or last.x != x:
+            last = self._last = self._round(x, self._classes, self._counts)
+        return last
 
-    def _scores(self, x, classes: list, counts: list) -> tuple:
-        """Centred votes $h_i$, partial sums $s^i$, their softmax and log-sum-exp, and the
-        voters' distributions (one row each) over `classes`: $N \times K$ matrices."""
+    def _round(self, x, classes: list, counts: list) -> _Round:
+        """Each learner's centred vote $h_i$, the partial sums $s^i$, their softmax and
+        log-sum-exp, and the voters' distributions over `classes` (lists of K floats)."""
         K = len(classes)
-        P = np.empty((self.n_models, K))
-        for i, m in enumerate(self._models):
-            proba = m.predict_proba_one(x)
-            P[i] = [proba.get(c, 0.0) for c in classes]
-        total = P.sum(axis=1, keepdims=True)
-        P = np.divide(P, total, out=np.full_like(P, 1.0 / K), where=total > 0)  # untrained: 1/K
-        H = P - 1.0 / K
-        S = np.cumsum(self._alpha[:, None] * H, axis=0)  # s^1, ..., s^N
-        Q, lse = _softmax_rows(S)
-        rows = [P[:1], self.expert_weights @ Q, Q[1:]]
+        if K == 2:
+            H, S, Q, lse, first = self._two_class_round(x, classes)
+        else:
+            H, S, Q, lse, first = self._k_class_round(x, classes)
+        # numpy's product, as before this module went to plain floats: its rounding decides
+        # near-ties in the mixture, so the same seed gives the same answers as then
+        mix = (_normalised_np(self._log_v) @ np.array(Q)).tolist()
+        V = [first, mix, *Q[1:]]
         if self.prior_voter:
-            rows.append((np.asarray(counts, dtype=np.float64) + 1.0) / (self._n_seen + K))
-        return H, S, Q, lse, np.vstack(rows)
+            n = self._n_seen + K
+            V.append([(n_c + 1.0) / n for n_c in counts])
+        return _Round(dict(x), K, H, S, Q, lse, V)
+
+    def _two_class_round(self, x, classes: list) -> tuple:
+        """`_k_class_round` for K = 2 on scalars, the same operations in the same order (so
+        the same bits): five of the six development streams of issue 12 are binary."""
+        c0, c1 = classes
+        H, S, Q, lse = [], [], [], []
+        first = None
+        s0 = s1 = None
+        exp, log = math.exp, math.log
+        for m, a in zip(self._models, self._alpha):
+            proba = m.predict_proba_one(x)
+            p0, p1 = proba.get(c0, 0.0), proba.get(c1, 0.0)
+            total = p0 + p1
+            if total > 0:
+                h0, h1 = p0 / total - 0.5, p1 / total - 0.5
+            else:  # a learner with no opinion yet votes uniformly: h = 0
+                h0 = h1 = 0.0
+            if first is None:  # the first learner's distribution is a voter
+                first = [p0 / total, p1 / total] if total > 0 else [0.5, 0.5]
+            if s0 is None:
+                s0, s1 = a * h0, a * h1
+            else:
+                s0, s1 = s0 + a * h0, s1 + a * h1
+            top = s0 if s0 >= s1 else s1
+            e0, e1 = exp(s0 - top), exp(s1 - top)
+            z = e0 + e1
+            H.append([h0, h1])
+            S.append([s0, s1])
+            Q.append([e0 / z, e1 / z])
+            lse.append(top + log(z))
+        return H, S, Q, lse, first
+
+    def _k_class_round(self, x, classes: list) -> tuple:
+        """Per learner: $h_i$, $s^i$, $\\operatorname{softmax}(s^i)$ and its log-sum-exp (lists
+        of K floats), and the first learner's distribution."""
+        K = len(classes)
+        inv_K = 1.0 / K
+        untrained = [0.0] * K  # a learner with no opinion yet votes uniformly: h = 0
+        H, S, Q, lse = [], [], [], []
+        first = None
+        s = None
+        for m, a in zip(self._models, self._alpha):
+            proba = m.predict_proba_one(x)
+            p = [proba.get(c, 0.0) for c in classes]
+            total = sum(p)
+            if first is None:  # the first learner's distribution is a voter
+                first = [p_k / total for p_k in p] if total > 0 else [inv_K] * K
+            h = [p_k / total - inv_K for p_k in p] if total > 0 else untrained
+            s = [a * h_k for h_k in h] if s is None else [
+                s_k + a * h_k for s_k, h_k in zip(s, h)]
+            top = max(s)
+            e = [math.exp(s_k - top) for s_k in s]
+            z = sum(e)
+            H.append(h)
+            S.append(s)
+            Q.append([e_k / z for e_k in e])
+            lse.append(top + math.log(z))
+        return H, S, Q, lse, first
 
     def voter_probas(self, x) -> np.ndarray:
         """Each voter's distribution over `classes` (one row per voter: the first learner, the
@@ -259,23 +348,25 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         _check_x(x)
         if not self._classes:
             return np.empty((len(self._log_u), 0))
-        return self._at(x)[6].copy()
+        return np.array(self._round_at(x).V)
 
-    def _margins(self, S: np.ndarray, c: int) -> np.ndarray:
+    def _margins(self, S: list, c: int) -> list:
         """$m_i = s^{i-1}_y - \\max_{l \\ne y} s^{i-1}_l$, $i = 1, \\dots, N$ ($s^0 = 0$)."""
-        if S.shape[1] == 1:  # one class: no competitor, margin 0 (every weight 1)
-            return np.zeros(self.n_models)
-        S_prev = np.vstack((np.zeros((1, S.shape[1])), S[:-1]))
-        rivals = S_prev.copy()
-        rivals[:, c] = -np.inf
-        return S_prev[:, c] - rivals.max(axis=1)
+        if len(S[0]) == 1:  # one class: no competitor, margin 0 (every weight 1)
+            return [0.0] * self.n_models
+        if len(S[0]) == 2:  # the one rival: the same numbers, without the slices
+            d = 1 - c
+            return [0.0] + [s[c] - s[d] for s in S[:-1]]
+        return [0.0] + [s[c] - max(s[:c] + s[c + 1:]) for s in S[:-1]]
 
-    def _weights(self, margins: np.ndarray) -> np.ndarray:
+    def _weights(self, margins: list) -> list:
+        eta = self.eta
         if self.regulariser == "entropy":  # closed forms of the projected mirror step
-            return np.exp(-self.eta * np.maximum(margins, 0.0))
+            return [math.exp(-eta * (m if m > 0.0 else 0.0)) for m in margins]
         if self.regulariser == "quadratic":
-            return np.clip(1.0 - self.eta * margins, 0.0, 1.0)
-        return self._R.project_dual(self._theta_1 - self.eta * margins, self._unit_box)
+            return [min(1.0, max(0.0, 1.0 - eta * m)) for m in margins]
+        theta = self._theta_1 - eta * np.array(margins)
+        return self._R.project_dual(theta, self._unit_box).tolist()
 
     def example_weights(self, x, y) -> np.ndarray:
         """The weights $w_1, \\dots, w_N$ the learners would give $(x, y)$ now (before
@@ -283,11 +374,13 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         _check_x(x)
         _check_label(y)
         if y not in self._index:  # as learn_one would: over the grown list of classes
-            S = self._scores(x, self._classes + [y], self._counts + [0])[1]
-            return self._weights(self._margins(S, len(self._classes)))
-        return self._weights(self._margins(self._at(x)[3], self._index[y]))
+            S = self._round(x, self._classes + [y], self._counts + [0]).S
+            return np.array(self._weights(self._margins(S, len(self._classes))))
+        return np.array(self._weights(self._margins(self._round_at(x).S, self._index[y])))
 
     def learn_one(self, x, y, **kwargs):
+        """Learn $(x, y)$: the learners' outputs at `x` are read once, from the last
+        `predict_proba_one` if it saw an equal `x` (see "Predict, then learn")."""
         _check_x(x)
         _check_label(y)  # both checked before any state moves
         if y not in self._index:  # a new class grows K
@@ -295,43 +388,63 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
             self._classes.append(y)
             self._counts.append(0)
         c = self._index[y]
-        _, K, H, S, Q, lse, V = self._at(x)
+        r = self._round_at(x)
+        self._last = None  # the learners move: the round is stale
+        H, S = r.H, r.S
         w = self._weights(self._margins(S, c))
         self._n_seen += 1
+        n = self._n_seen
         self._counts[c] += 1
-        self._w_sum += w
+        w_sum = self._w_sum
+        for i, w_i in enumerate(w):
+            w_sum[i] += w_i
         if self.rescale:  # keep each learner's effective sample size at t
-            w = np.divide(w * self._n_seen, self._w_sum, out=w.copy(), where=self._w_sum > 0)
+            w = [w_i * n / ws if ws > 0 else w_i for w_i, ws in zip(w, w_sum)]
         if self.lam != 1.0:  # learners 2..N only: the first stays the plain weak learner
-            w[1:] *= self.lam
+            lam = self.lam
+            w = [w[0]] + [w_i * lam for w_i in w[1:]]
         if self._use_w:
-            for m, w_i in zip(self._models, w.tolist()):
+            for m, w_i in zip(self._models, w):
                 if w_i > 0:
                     m.learn_one(x, y, w=w_i, **kwargs)
         else:
             for m, k in zip(self._models, self._rng.poisson(w).tolist()):
                 for _ in range(k):
                     m.learn_one(x, y, **kwargs)
-        self._cache = None
         # AdaBoost.OLM's alpha step: projected gradient descent on the cross-entropy of s^i,
         # d/d alpha_i = <softmax(s^i) - e_y, h_i>, on the box [-B, B].
-        eta_t = self.alpha_lr / math.sqrt(self._n_seen)
-        grad = np.einsum("ik,ik->i", Q, H) - H[:, c]
-        np.clip(self._alpha - eta_t * grad, -self.alpha_bound, self.alpha_bound,
-                out=self._alpha)
+        eta_t = self.alpha_lr / math.sqrt(n)
+        B = self.alpha_bound
+        alpha = self._alpha
+        for i, (q, h) in enumerate(zip(r.Q, H)):
+            grad = sum(map(operator.mul, q, h)) - h[c]  # summed in class order, from 0
+            a = alpha[i] - eta_t * grad
+            alpha[i] = B if a > B else (-B if a < -B else a)
         # Inner layer: exponential weights (rate 1) on each partial sum's log loss.
-        self._log_v -= lse - S[:, c]
-        self._log_v -= self._log_v.max()  # keep it bounded (the weights are unchanged)
+        log_v = [lv - (z - s[c]) for lv, z, s in zip(self._log_v, r.lse, S)]
+        top = max(log_v)
+        self._log_v = [lv - top for lv in log_v]  # keep it bounded (the weights are unchanged)
         # Outer layer: Hedge on each voter's mistake (ties for the top share the mistake).
-        is_top = V == V.max(axis=1, keepdims=True)
-        miss = 1.0 - is_top[:, c] / is_top.sum(axis=1)
-        self._log_u -= self.vote_lr * miss
-        self._log_u -= self._log_u.max()
+        beta = self.vote_lr
+        log_u = []
+        if r.K == 2:  # the same misses: 1/2 on a tie, else 0 or 1
+            d = 1 - c
+            for lu, p in zip(self._log_u, r.V):
+                p_c, p_d = p[c], p[d]
+                log_u.append(lu - beta * (0.5 if p_c == p_d else (0.0 if p_c > p_d else 1.0)))
+        else:
+            for lu, p in zip(self._log_u, r.V):
+                best = max(p)
+                miss = 1.0 - (p[c] == best) / p.count(best)
+                log_u.append(lu - beta * miss)
+        top = max(log_u)
+        self._log_u = [lu - top for lu in log_u]
 
     def predict_proba_one(self, x, **kwargs):
+        """The played distribution $\\sum_k u_k p_k$ over the classes seen ({} before any)."""
         _check_x(x)
         if not self._classes:
             return {}
-        p = _normalised(self._log_u) @ self._at(x)[6]
+        p = _normalised_np(self._log_u) @ np.array(self._round_at(x).V)
         p /= p.sum()
         return dict(zip(self._classes, p.tolist()))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from river import datasets, linear_model, metrics, naive_bayes, preprocessing, tree
 
-from onlineboost import OnlineMABoostClassifier
+from onlineboost import OnlineMABoostClassifier, mirror
 from tests.helpers import same_state
 
 
@@ -232,3 +232,122 @@ def test_labels_plus_minus_one_and_zero_one_read_as_true_false():
     expected = run(bool)
     assert run(lambda y: 1 if y else -1) == expected
     assert run(lambda y: int(y)) == expected
+
+
+def _fingerprint(model, stream):
+    """Predict, then learn, over `stream`: a weighted sum of every probability answered (class
+    k in sorted order weighs k + 1, step t weighs 1 + t % 7), the count of right answers, and
+    the final alphas and vote weights. Pinned below from the code before its speed rewrite
+    (main at da5caf9): a refactor that changes what the booster answers changes these."""
+    total, correct = 0.0, 0
+    for t, (x, y) in enumerate(stream):
+        p = model.predict_proba_one(x)
+        if p:
+            correct += max(p, key=p.get) == y
+            total += sum((k + 1) * p[c] for k, c in enumerate(sorted(p, key=str))) * (1 + t % 7)
+        model.learn_one(x, y)
+    booster = model[-1] if hasattr(model, "steps") else model
+    return total, correct, booster.alphas, booster.vote_weights
+
+
+def _assert_pinned(got, pinned):
+    """Equal up to rounding: the probabilities' sum to 1e-9 relative, the count exactly."""
+    assert got[0] == pytest.approx(pinned[0], rel=1e-9)
+    assert got[1] == pinned[1]
+    np.testing.assert_allclose(got[2], pinned[2], rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(got[3], pinned[3], rtol=1e-6, atol=1e-15)
+
+
+def _head(dataset, n):
+    return list(itertools.islice(dataset(), n))
+
+
+_PINNED = {  # name: (model factory, stream, pinned fingerprint)
+    "default, Phishing": (
+        lambda: OnlineMABoostClassifier(seed=0), lambda: _head(datasets.Phishing, 400),
+        (2305.2376022525696, 339,
+     [2.0, 1.6485844987758809, 0.702075326169382, -0.28156166444315345, -0.13665549379541353,
+      0.39213582466851277, 0.48883317561305023, 0.21053229895457987, -0.25641414799131285,
+      -0.05758677216757224],
+     [0.9303762731474065, 0.00255408445884181, 0.0069427213728193455, 0.0009395951634233907,
+      0.018872273347789063, 0.018872273347789063, 0.018872273347789063, 0.0009395951634233907,
+      0.00034565774364758695, 0.0009395951634233907, 0.00034565774364758695,
+      5.837854697380197e-52])),
+    "Poisson path, quadratic, GaussianNB": (
+        lambda: OnlineMABoostClassifier(naive_bayes.GaussianNB(), n_models=4,
+                                        regulariser="quadratic", seed=3),
+        lambda: _head(datasets.Bananas, 400),
+        (2353.6260136831966, 241,
+     [1.6164259039279092, 0.5936764186056717, 0.5565276563959302, 0.5852661101922295],
+     [3.960253586266624e-06, 4.324450389445704e-05, 5.852507182983143e-06, 0.0474233568904502,
+      0.9525235858446437, 2.4229015236293033e-13])),
+    "behind a StandardScaler, no prior, no rescale, lam 1": (
+        lambda: preprocessing.StandardScaler() | OnlineMABoostClassifier(
+            _lr(), n_models=3, prior_voter=False, rescale=False, lam=1.0),
+        lambda: _head(datasets.Bananas, 400),
+        (2380.6261338030954, 206,
+     [0.48544972843575307, 0.42440225158067096, 0.373471981552669],
+     [0.9995636447858918, 0.00018428100963302637, 6.779319484230693e-05, 0.00018428100963302637])),
+    "a Regulariser object (projected mirror step)": (
+        lambda: OnlineMABoostClassifier(n_models=3, regulariser=mirror.Quadratic(), eta=0.5,
+                                        seed=1),
+        lambda: _head(datasets.Phishing, 300),
+        (1750.7709088087856, 249,
+     [1.9354223284251337, 1.0479867763524546, 0.49274333085610206],
+     [0.24260495930723847, 0.004978556937721404, 0.013533120855756803, 0.7388833628992834,
+      1.1089056313406057e-41])),
+}
+
+
+@pytest.mark.parametrize("case", list(_PINNED))
+def test_answers_pinned_on_seeded_streams(case):
+    make, stream, pinned = _PINNED[case]
+    _assert_pinned(_fingerprint(make(), stream()), pinned)
+
+
+class _CountingTree(tree.HoeffdingTreeClassifier):
+    """A Hoeffding tree counting the predictions asked of it (all clones share the count)."""
+
+    predictions = 0
+
+    def predict_proba_one(self, x):
+        type(self).predictions += 1
+        return super().predict_proba_one(x)
+
+
+def test_learn_reuses_the_predicted_round_only_for_an_equal_x():
+    """Predict, then learn on the same x: each learner predicts once per example. Behind a
+    StandardScaler (x re-scaled after the scaler learns) or with x changed in place, learn_one
+    reads the learners again: the state equals a booster that only learned."""
+    stream = _head(datasets.Phishing, 200)
+    model = OnlineMABoostClassifier(_CountingTree(), n_models=3)
+    _CountingTree.predictions = 0
+    for x, y in stream:
+        model.predict_proba_one(x)
+        model.learn_one(x, y)
+    assert _CountingTree.predictions == 3 * len(stream)
+
+    scaled = preprocessing.StandardScaler() | OnlineMABoostClassifier(_CountingTree(),
+                                                                       n_models=3)
+    learn_only = preprocessing.StandardScaler() | OnlineMABoostClassifier(
+        tree.HoeffdingTreeClassifier(), n_models=3)
+    _CountingTree.predictions = 0
+    for x, y in stream:
+        scaled.predict_proba_one(x)
+        scaled.learn_one(x, y)
+        learn_only.learn_one(x, y)
+    # every learn reads them anew, but the first: a fresh scaler maps x to zeros both times
+    assert _CountingTree.predictions == 3 * (2 * len(stream) - 1)
+    np.testing.assert_array_equal(scaled[-1].alphas, learn_only[-1].alphas)
+    np.testing.assert_array_equal(scaled[-1].vote_weights, learn_only[-1].vote_weights)
+
+    mutated = OnlineMABoostClassifier(n_models=3)
+    learn_only = OnlineMABoostClassifier(n_models=3)
+    for x, y in stream:
+        x = dict(x)
+        mutated.predict_proba_one(x)
+        x["long_url"] += 0.5  # changed in place after the prediction
+        mutated.learn_one(x, y)
+        learn_only.learn_one(x, y)
+    np.testing.assert_array_equal(mutated.alphas, learn_only.alphas)
+    np.testing.assert_array_equal(mutated.vote_weights, learn_only.vote_weights)

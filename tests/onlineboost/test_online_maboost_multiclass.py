@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from river import datasets, evaluate, metrics, naive_bayes, preprocessing, tree
 
-from onlineboost import OnlineMABoostClassifier, OnlineMABoostMultiClassifier
+from onlineboost import OnlineMABoostClassifier, OnlineMABoostMultiClassifier, mirror
 from tests.helpers import same_state
 
 
@@ -309,3 +309,123 @@ def test_model_none_is_a_hoeffding_tree(cls):
     assert isinstance(cls()._models[0], tree.HoeffdingTreeClassifier)
     assert cls(None).model is None  # stored verbatim
     assert cls().clone()._get_params() == cls()._get_params()
+
+
+def _fingerprint(model, stream):
+    """Predict, then learn, over `stream`: a weighted sum of every probability answered (class
+    k in sorted order weighs k + 1, step t weighs 1 + t % 7), the count of right answers, and
+    the final alphas and vote weights. Pinned below from the code before its speed rewrite
+    (main at da5caf9): a refactor that changes what the booster answers changes these."""
+    total, correct = 0.0, 0
+    for t, (x, y) in enumerate(stream):
+        p = model.predict_proba_one(x)
+        if p:
+            correct += max(p, key=p.get) == y
+            total += sum((k + 1) * p[c] for k, c in enumerate(sorted(p, key=str))) * (1 + t % 7)
+        model.learn_one(x, y)
+    booster = model[-1] if hasattr(model, "steps") else model
+    return total, correct, booster.alphas, booster.vote_weights
+
+
+def _assert_pinned(got, pinned):
+    """Equal up to rounding: the probabilities' sum to 1e-9 relative, the count exactly."""
+    assert got[0] == pytest.approx(pinned[0], rel=1e-9)
+    assert got[1] == pinned[1]
+    np.testing.assert_allclose(got[2], pinned[2], rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(got[3], pinned[3], rtol=1e-6, atol=1e-15)
+
+
+def _head(dataset, n):
+    return list(itertools.islice(dataset(), n))
+
+
+_PINNED = {  # name: (model factory, stream, pinned fingerprint)
+    "default, ImageSegments": (
+        lambda: OnlineMABoostMultiClassifier(seed=0),
+        lambda: _head(datasets.ImageSegments, 300),
+        (5161.406229251497, 200,
+     [2.0, 1.7714511072424368, 0.1449011531170057, -0.010260914285670476, 0.05503915080806455,
+      -0.0801357116691225, -0.4924830529562925, -0.24735562679289352, 0.3705646771585925,
+      0.3332705403046433],
+     [0.0018790787112689463, 0.08141446853961386, 0.22130747040488297, 0.22130747040488297,
+      0.22130747040488297, 0.22130747040488297, 0.029950709189623118, 0.001491158006089777,
+      2.7311511565585242e-05, 3.6962111533485015e-06, 3.6962111533485015e-06,
+      1.5598522210158574e-72])),
+    "Poisson path, quadratic, GaussianNB": (
+        lambda: OnlineMABoostMultiClassifier(naive_bayes.GaussianNB(), n_models=4,
+                                             regulariser="quadratic", seed=3),
+        lambda: _head(datasets.ImageSegments, 300),
+        (5090.289779989518, 188,
+     [2.0, 1.3486941782434718, 0.8890429390929281, 0.023289706882783652],
+     [2.275796442989323e-14, 5.239850635515871e-05, 1.274063526321568e-06, 0.0229761366555329,
+      0.9769701907745628, 4.122949308687134e-67])),
+    "behind a StandardScaler, Regulariser object, no prior, no rescale, lam 1": (
+        lambda: preprocessing.StandardScaler() | OnlineMABoostMultiClassifier(
+            n_models=3, prior_voter=False, rescale=False, lam=1.0,
+            regulariser=mirror.NegativeEntropy()),
+        lambda: _head(datasets.ImageSegments, 300),
+        (5178.094459548398, 195,
+     [2.0, 1.7177216080410864, 0.17399825770140673],
+     [0.0033562704442145646, 0.2317250212134752, 0.2317250212134752, 0.533193687128835])),
+    "default, two classes (Phishing)": (
+        lambda: OnlineMABoostMultiClassifier(seed=0), lambda: _head(datasets.Phishing, 300),
+        (1742.5748046141002, 249,
+     [1.935422328425134, 0.9898967879972745, 0.5538056367400261, 0.32948342983374546,
+      0.0990861921149299, 0.07762136752424198, 0.05051359451237189, -0.05673698816579914,
+      -0.17274550393002747, -0.06818078968139746],
+     [0.8743140918370715, 0.006524370093209213, 0.04820893662890827, 0.04820893662890827,
+      0.01773507666651225, 0.002400181623885476, 0.002400181623885476, 4.396085989046198e-05,
+      4.396085989046198e-05, 0.0001194980066036769, 8.0517123499194e-07, 1.4532144209284178e-41])),
+}
+
+
+@pytest.mark.parametrize("case", list(_PINNED))
+def test_answers_pinned_on_seeded_streams(case):
+    make, stream, pinned = _PINNED[case]
+    _assert_pinned(_fingerprint(make(), stream()), pinned)
+
+
+class _CountingTree(tree.HoeffdingTreeClassifier):
+    """A Hoeffding tree counting the predictions asked of it (all clones share the count)."""
+
+    predictions = 0
+
+    def predict_proba_one(self, x):
+        type(self).predictions += 1
+        return super().predict_proba_one(x)
+
+
+def test_learn_reuses_the_predicted_round_only_for_an_equal_x():
+    """Predict, then learn on the same x: each learner predicts once per example (twice when
+    the label is a new class: the simplex grew). Behind a StandardScaler (x re-scaled after
+    the scaler learns) or with x changed in place, learn_one reads the learners again: the
+    state equals a booster that only learned."""
+    stream = _head(datasets.ImageSegments, 200)
+    n_new = len({y for _, y in stream}) - 1  # the first example's class meets an empty model
+    model = OnlineMABoostMultiClassifier(_CountingTree(), n_models=3)
+    _CountingTree.predictions = 0
+    for x, y in stream:
+        model.predict_proba_one(x)
+        model.learn_one(x, y)
+    assert _CountingTree.predictions == 3 * (len(stream) + n_new)
+
+    scaled = preprocessing.StandardScaler() | OnlineMABoostMultiClassifier(_CountingTree(),
+                                                                            n_models=3)
+    learn_only = preprocessing.StandardScaler() | OnlineMABoostMultiClassifier(n_models=3)
+    for x, y in stream:
+        scaled.predict_proba_one(x)
+        scaled.learn_one(x, y)
+        learn_only.learn_one(x, y)
+    np.testing.assert_array_equal(scaled[-1].alphas, learn_only[-1].alphas)
+    np.testing.assert_array_equal(scaled[-1].vote_weights, learn_only[-1].vote_weights)
+
+    mutated = OnlineMABoostMultiClassifier(n_models=3)
+    learn_only = OnlineMABoostMultiClassifier(n_models=3)
+    for x, y in stream:
+        x = dict(x)
+        mutated.predict_proba_one(x)
+        x["hue-mean"] += 0.5  # changed in place after the prediction
+        mutated.learn_one(x, y)
+        learn_only.learn_one(x, y)
+    np.testing.assert_array_equal(mutated.alphas, learn_only.alphas)
+    np.testing.assert_array_equal(mutated.vote_weights, learn_only.vote_weights)
