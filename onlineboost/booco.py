@@ -258,7 +258,7 @@ class _BoOCOCore(base.Base):
             return np.array(grads).reshape(N, 1)
         if self.kappa is None:
             # G_t = max over K of |grad l(., y)|; for the linear loss |y| (`Linear.lipschitz`)
-            G_t = (math.sqrt(float(y @ y)) if self._linear
+            G_t = (math.sqrt(float(np.dot(y, y))) if self._linear
                    else self._loss.lipschitz(self._K, y))
             self._ext.kappa = self._kappa = max(self._kappa, G_t)
         # x^0, ..., x^{N-1}
