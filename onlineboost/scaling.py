@@ -6,9 +6,10 @@ of the stream, and every later record is standardised to about 0. The rule here 
 single value can do to the statistics, per feature:
 
 * **Warm-up** (the feature's first `warmup` values $W$): the values are kept; the statistics
-  are the mean and population variance of those values *winsorised at their second smallest
-  and second largest* (so one extreme value counts as its neighbour; none of the first two
-  values alone give a variance).
+  are the mean and population variance of those values winsorised to the wider of
+  $\operatorname{med} \pm 1.4826\, k \operatorname{MAD}$ and [second smallest, second largest]
+  (a consistent estimate of $\pm k\sigma$ for normal data, and the order statistics for
+  sparse features whose MAD is 0): one extreme value counts as at most the band's edge.
 * **After the warm-up** each value $v$ is winsorised before the Welford update, to
   $\bar x \pm k s$ ($s$ the running standard deviation, `k` $= k$): the mean moves by at most
   $k s / n$ and the variance grows by at most the factor $1 + (k^2 - 1)/n$ per record. While
@@ -104,23 +105,28 @@ class Stats:
         return out
 
 
-def _warm_stats(buf: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and population variance of each row's `n` values (NaN-padded), winsorised at the
-    row's second smallest and second largest; variance 0 for fewer than 3 values."""
-    s = np.sort(buf, axis=1)  # NaN last
+def _middle(s: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """The median of each row's first `n` values of the row-sorted `s`."""
     rows = np.arange(len(n))
+    return 0.5 * s[rows, (n - 1) // 2] + 0.5 * s[rows, n // 2]
+
+
+def _warm_stats(buf: np.ndarray, n: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and population variance of each row's `n` values (NaN-padded), winsorised to the
+    wider of median +- k 1.4826 MAD and [second smallest, second largest]."""
     ni = n.astype(np.intp)
-    lo = s[:, 1] if s.shape[1] > 1 else s[:, 0]
-    hi = s[rows, np.maximum(ni - 2, 0)]
-    w = np.clip(buf, np.minimum(lo, hi)[:, None], hi[:, None])  # NaN stays NaN
+    s = np.sort(buf, axis=1)  # NaN last
+    med = _middle(s, ni)
+    mad = _middle(np.sort(np.abs(buf - med[:, None]), axis=1), ni)
+    rows = np.arange(len(n))
+    h = k * 1.4826 * mad
+    lo = np.minimum(med - h, s[:, min(1, s.shape[1] - 1)])
+    hi = np.maximum(med + h, s[rows, np.maximum(ni - 2, 0)])
     valid = ~np.isnan(buf)
-    w = np.where(valid, w, 0.0)
-    mean = w.sum(axis=1) / np.maximum(n, 1.0)
-    var = np.where(valid, (w - mean[:, None]) ** 2, 0.0).sum(axis=1) / np.maximum(n, 1.0)
-    first = s[:, 0]
-    mean = np.where(n < 3, np.where(n == 2, 0.5 * first + 0.5 * s[:, 1 % s.shape[1]], first),
-                    mean)
-    return mean, np.where(n < 3, 0.0, var)
+    w = np.where(valid, np.clip(buf, lo[:, None], hi[:, None]), 0.0)
+    mean = w.sum(axis=1) / n
+    var = np.where(valid, (w - mean[:, None]) ** 2, 0.0).sum(axis=1) / n
+    return mean, var
 
 
 def learn(st: Stats, v: np.ndarray, k: float = K, warmup: int = WARMUP) -> Stats:
@@ -131,15 +137,15 @@ def learn(st: Stats, v: np.ndarray, k: float = K, warmup: int = WARMUP) -> Stats
     >>> import numpy as np
     >>> from onlineboost.scaling import Stats, learn, transform
     >>> st = Stats.empty(1, warmup=5)
-    >>> for value in (1.0, 1e99, 3.0, 2.0, 4.0):  # winsorised to [2, 4]
+    >>> for value in (1.0, 1e99, 3.0, 2.0, 4.0):  # 1e99 counts as median + 4 * 1.4826 MAD
     ...     st = learn(st, np.array([value]), warmup=5)
-    >>> st.count, st.mean, st.var.round(3)
-    (array([5.]), array([3.]), array([0.8]))
+    >>> st.count, st.mean.round(3), st.var.round(3)
+    (array([5.]), array([3.786]), array([7.616]))
     >>> st = learn(st, np.array([1e99]), warmup=5)  # learned as mean + 4 sd
     >>> st.mean.round(3), st.var.round(3)
-    (array([3.596]), array([2.444]))
+    (array([5.626]), array([23.271]))
     >>> transform(st, np.array([1e99, 3.0]), clip=10.0).round(3)
-    array([10.   , -0.381])
+    array([10.   , -0.544])
     """
     v = np.clip(v, -MAX_ABS, MAX_ABS)
     count, mean, var, dev = st.count, st.mean, st.var, st.dev
@@ -149,7 +155,7 @@ def learn(st: Stats, v: np.ndarray, k: float = K, warmup: int = WARMUP) -> Stats
         buf = st.buf.copy()
         rows = np.flatnonzero(warm)
         buf[rows, count[rows].astype(np.intp)] = v[rows]
-        wm, wv = _warm_stats(buf[rows], n[rows])
+        wm, wv = _warm_stats(buf[rows], n[rows], k)
     else:
         buf = None
     # after the warm-up: winsorise to mean +- k sd, or to mean +- |last deviation| while var = 0
@@ -210,7 +216,7 @@ class RobustStandardScaler(base.Transformer):
     >>> for t in range(200):
     ...     scaler.learn_one({"a": 1e99 if t == 50 else float(t % 7), "b": 2.0})
     >>> {k: round(z, 3) for k, z in scaler.transform_one({"a": 6.0, "b": 2.0}).items()}
-    {'a': 1.447, 'b': 0.0}
+    {'a': 1.438, 'b': 0.0}
     >>> scaler.transform_one({"a": 1e99, "c": 1.0})  # clipped; "c" unseen
     {'a': 10.0, 'c': 0.0}
     >>> scaler.learn_one({"a": float("nan")})
