@@ -7,6 +7,7 @@ import pickle
 
 import numpy as np
 import pytest
+
 from onlineboost._contexts import ContextVectors
 from onlineboost.scaling import RobustStandardScaler
 
