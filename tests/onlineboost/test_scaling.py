@@ -34,7 +34,7 @@ class BruteForce:
         for key, v in x.items():
             v = min(max(float(v), -scaling.MAX_ABS), scaling.MAX_ABS)
             f = self.f.setdefault(key, {"vals": [], "n": 0, "mean": 0.0, "var": 0.0, "dev": 0.0})
-            if f["n"] < self.warmup:  # warm-up: winsorise the kept values
+            if f["n"] < self.warmup:  # warm-up: the values inside the band
                 f["vals"].append(v)
                 f["n"] += 1
                 vals, n = f["vals"], f["n"]
@@ -44,9 +44,9 @@ class BruteForce:
                 band = min(self.k, scaling.K_WARM) * 1.4826 * mad
                 lo = min(med - band, s[min(1, n - 1)])
                 hi = max(med + band, s[max(n - 2, 0)])
-                w = [min(max(a, lo), hi) for a in vals]
-                f["mean"] = sum(w) / n
-                f["var"] = sum((a - f["mean"]) ** 2 for a in w) / n if n >= 3 else 0.0
+                w = [a for a in vals if lo <= a <= hi] if n >= 3 else []
+                f["mean"] = sum(w) / len(w) if w else med
+                f["var"] = sum((a - f["mean"]) ** 2 for a in w) / len(w) if w else 0.0
                 f["dev"] = 0.0
                 continue
             mean, var = f["mean"], f["var"]
@@ -133,10 +133,10 @@ def _river_gap(gen, k=scaling.K, seeds=3, n=1000, after=(100, 999)):
 
 
 @pytest.mark.parametrize("name, gen, bounds", [
-    ("normal", lambda r, n: r.normal(3.0, 2.0, size=n), (0.012, 0.001)),
+    ("normal", lambda r, n: r.normal(3.0, 2.0, size=n), (0.035, 0.003)),
     ("uniform", lambda r, n: r.random(n), (1e-12, 1e-12)),
     ("binary", lambda r, n: (r.random(n) < 0.2) * 1.0, (1e-12, 1e-12)),
-    ("student-t5", lambda r, n: r.standard_t(5, size=n), (0.15, 0.01)),
+    ("student-t5", lambda r, n: r.standard_t(5, size=n), (0.17, 0.008)),
 ])
 def test_close_to_river_on_clean_data(name, gen, bounds):
     """On clean data the outputs are river's StandardScaler's (clipped to +-CLIP) up to the
