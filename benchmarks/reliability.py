@@ -6,7 +6,8 @@ adversarial cases by class and counts how many held.
 A case *holds* when the run does what the README promises: a bad record is rejected with a
 reason and the stream goes on with finite answers; a bad setting, path or checkpoint is an
 `error: ...` with exit status 2 and nothing is written; a killed run resumes to the answers of
-an uninterrupted one. Classes: values, shapes, types, magnitudes (records), paths,
+an uninterrupted one; one in-range extreme value leaves the reward or error near the clean
+run's. Classes: values, shapes, types, magnitudes, poisoning (records), paths,
 concurrency, kills, configs, checkpoints (the run's files and settings). The model-side
 classes of issue 14 (items 7, 11-16) are counted by the model's own tests.
 """
@@ -198,6 +199,56 @@ def _policy_magnitude(d, policy, value):
 for policy in ("boblo", "linucb", "epsilon-greedy"):
     for value in (1e99, 1e155, 1e308):
         case("magnitudes")(lambda d, p=policy, v=value: _policy_magnitude(d, p, v))
+
+
+_CLEAN = {}
+
+
+def _poison_stream(d, value, at, task):
+    rng = np.random.default_rng(4)
+    rows = []
+    for t in range(600):
+        c1, c2 = rng.normal(size=2)
+        r = ({"c1": float(c1), "c2": float(c2), "a": float(c1 > 0), "b": float(c1 <= 0)}
+             if task == "bandit" else {"c1": float(c1), "c2": float(c2),
+                                       "y": float(np.tanh(c1 - c2))})
+        if value is not None and t == at:
+            r["c1"] = value
+        rows.append(r)
+    path = os.path.join(d, "in.jsonl")
+    with open(path, "w") as f:
+        f.writelines(json.dumps(r) + "\n" for r in rows)
+    return path
+
+
+def _poison_score(d, value, at, extra):
+    task = "bandit" if "--policy" in extra else "regression"
+    path = _poison_stream(d, value, at, task)
+    argv = ["--rewards", "a,b"] if task == "bandit" else ["--target", "y"]
+    code, err = _run(path, *argv, "--scale", *extra, "-o", os.path.join(d, "out"),
+                     "--report-every", 0)
+    line = [s for s in err.splitlines() if "done:" in s][-1]
+    key = "mean_reward=" if task == "bandit" else "MAE="
+    ok = code == 0 and "answered=600" in line and "rejected=0" in line
+    return ok, float(line.split(key)[1].split()[0]), task
+
+
+def _poison(d, value, at, extra):
+    """One in-range extreme value (|v| below --max-abs) in one record under --scale: held when
+    the mean reward stays within 0.05 of the clean run's (bandits) or the MAE within 15%."""
+    if extra not in _CLEAN:
+        with tempfile.TemporaryDirectory() as c:
+            _CLEAN[extra] = _poison_score(c, None, 0, extra)[1]
+    ok, score, task = _poison_score(d, value, at, extra)
+    clean = _CLEAN[extra]
+    return ok and (score >= clean - 0.05 if task == "bandit" else score <= 1.15 * clean)
+
+
+for extra in (("--policy", "linucb"), ("--policy", "boblo"),
+              ("--policy", "boblo", "--learner", "softmax"), ("--learner", "ridge"), ()):
+    for value in (1e99, -1e99, 1e50, 1e20):
+        for at in (30, 0):
+            case("poisoning")(lambda d, v=value, a=at, e=extra: _poison(d, v, a, e))
 
 
 def _alias(d, roles, how):
@@ -493,8 +544,8 @@ def main() -> None:
         if not ok:
             failed.append(f"{kind} #{tried[kind]}")
         print(f"{kind} #{tried[kind]}: {'held' if ok else 'DID NOT HOLD'}", flush=True)
-    kinds = ["values", "shapes", "types", "magnitudes", "paths", "concurrency", "kills",
-             "configs", "checkpoints"]
+    kinds = ["values", "shapes", "types", "magnitudes", "poisoning", "paths", "concurrency",
+             "kills", "configs", "checkpoints"]
     lines = ["## Reliability: `onlineboost run` under hostile input (issue 14, application side)",
              "", f"`python -m benchmarks.reliability` — {report.machine()}; "
              f"{time.perf_counter() - start:.0f} s. Each case is one adversarial run: a case "
@@ -512,6 +563,10 @@ def main() -> None:
             "magnitudes": "1e99 ... 1e308 in a feature or the target (BoOCO, --scale, "
                           "--booster none with ridge/MLP/OGD, stump); contexts for BoBLO, "
                           "LinUCB, epsilon-greedy",
+            "poisoning": "one in-range value (1e20, 1e50, +-1e99; record 30 or the first) in "
+                         "a feature or context under --scale (LinUCB, BoBLO, BoBLO softmax, "
+                         "BoOCO ridge / linear-ogd): mean reward within 0.05 of the clean "
+                         "run's, MAE within 15%",
             "paths": "input/-o/--rejects/--checkpoint aliased (same, symlink, hard link, "
                      "relative); missing directories; resume from elsewhere; growing file "
                      "(replay/continue, cut mid-line); BOM",

@@ -2,9 +2,10 @@
 
 `ContextVectors` is the per-round hot path of `onlineboost.BoBLO`: it validates a context dict,
 maps it onto a growing set of columns (first-seen order), and, with `scale=True`, updates a
-running mean and variance per column and standardises the vector. The arithmetic is river's
-`preprocessing.StandardScaler` (Welford's update per feature present in the dict, learn before
-transform, population variance, 0 where the variance is 0), vectorised over a fixed column index
+running mean and variance per column and standardises the vector, by the rule of
+`onlineboost.scaling` (one record cannot poison the statistics; the kernels `scaling.learn` and
+`scaling.transform`, per feature present in the dict, learn before transform, 0 where the
+variance is 0, outputs clipped to +-`scaling.CLIP`), vectorised over a fixed column index
 instead of dicts of floats.
 
 A read is two-phase: `read` validates the context and computes its vector and the scaler's next
@@ -23,6 +24,8 @@ import math
 import numbers
 
 import numpy as np
+
+from . import scaling
 
 __all__ = ["ContextVectors", "MAX_ABS"]
 
@@ -62,10 +65,10 @@ class ContextVectors:
     --------
     >>> from onlineboost._contexts import ContextVectors
     >>> reader = ContextVectors(scale=True)
-    >>> reader.read({"a": 1.0, "b": 5.0}); reader.commit()  # one sample: variance 0 -> 0
-    array([0., 0.])
-    >>> reader.read({"a": 3.0, "b": 5.0}); reader.commit()
-    array([1., 0.])
+    >>> for a in (1.0, 3.0, 2.0, 4.0):  # (the warm-up statistics)
+    ...     z = reader.read({"a": a, "b": 5.0}); reader.commit()
+    >>> z
+    array([1.34164079, 0.        ])
     >>> reader.read({"c": 2.0}); reader.commit()  # "a", "b" absent: 0, not learned from
     array([0., 0., 0.])
     >>> reader.names
@@ -81,15 +84,24 @@ class ContextVectors:
         self._columns: dict = {}
         self._keys: tuple = ()  # keys of the last committed dict, in its order
         self._idx = None  # their columns (None: exactly all columns, in order)
-        self._count = np.zeros(0)
-        self._mean = np.zeros(0)
-        self._var = np.zeros(0)
-        self._next = None  # what `commit` stores: (columns, keys, idx, count, mean, var)
+        self._stats = scaling.Stats.empty()  # the scaling statistics (`onlineboost.scaling`)
+        self._next = None  # what `commit` stores: (columns, keys, idx, stats)
 
     def __getstate__(self):
         state = dict(self.__dict__)
         state["_next"] = None  # an uncommitted read is not state
         return state
+
+    def __setstate__(self, state):
+        if "_stats" not in state:  # pickled before the robust scaling: Welford's statistics
+            count = state.pop("_count")
+            st = scaling.Stats.empty(len(count))
+            st.count = np.where(count > 0, np.maximum(count, scaling.WARMUP), 0.0)
+            st.mean, st.var = state.pop("_mean"), state.pop("_var")
+            state["_stats"] = st
+            if state.get("_next") is not None:
+                state["_next"] = None
+        self.__dict__.update(state)
 
     @property
     def names(self) -> list:
@@ -114,47 +126,28 @@ class ContextVectors:
         if keys != self._keys:
             columns, idx = self._index(keys)
         q = len(columns)
-        count, mean, var = self._count, self._mean, self._var
-        if len(count) < q:
-            pad = np.zeros(q - len(count))
-            count, mean, var = (np.concatenate([a, pad]) for a in (count, mean, var))
         if not self.scale:
-            self._next = (columns, keys, idx, count, mean, var)
+            self._next = (columns, keys, idx, self._stats)
             if idx is None:
                 return v
             out = np.zeros(q)
             out[idx] = v
             return out
+        st = self._stats.grow(q)
         if idx is None:  # the usual stream: the same keys every round
-            count = count + 1.0
-            dv0 = v - mean
-            mean = mean + dv0 / count
-            dv = v - mean  # (v - old mean) (v - new mean): Welford
-            var = var + (dv0 * dv - var) / count
-            self._next = (columns, keys, idx, count, mean, var)
-            if not len(v) or var.min() > 0.0:
-                return dv / np.sqrt(var)
-            z = np.zeros(len(v))
-            np.divide(dv, np.sqrt(var), out=z, where=var > 0)
-            return z
-        count, mean, var = count.copy(), mean.copy(), var.copy()
-        n = count[idx] + 1.0
-        mean0 = mean[idx]
-        m = mean0 + (v - mean0) / n
-        s = var[idx] + ((v - mean0) * (v - m) - var[idx]) / n
-        count[idx], mean[idx], var[idx] = n, m, s
-        self._next = (columns, keys, idx, count, mean, var)
-        z = np.zeros(len(v))
-        np.divide(v - m, np.sqrt(s), out=z, where=s > 0)
+            st = scaling.learn(st, v)
+            self._next = (columns, keys, idx, st)
+            return scaling.transform(st, v)
+        part = scaling.learn(st.take(idx), v)
+        self._next = (columns, keys, idx, st.put(idx, part))
         out = np.zeros(q)
-        out[idx] = z
+        out[idx] = scaling.transform(part, v)
         return out
 
     def commit(self) -> None:
         """Store what the last `read` learned (columns and scaling statistics)."""
         if self._next is not None:
-            (self._columns, self._keys, self._idx, self._count, self._mean,
-             self._var) = self._next
+            self._columns, self._keys, self._idx, self._stats = self._next
             self._next = None
 
     def _index(self, keys: tuple) -> tuple:

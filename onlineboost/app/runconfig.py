@@ -18,7 +18,7 @@ them); command-line flags override single values. Example (TOML)::
     decision_set = "interval:-1,1"   # or a table {kind = "interval", lo = -1, hi = 1}
     loss = "squared"
     seed = 1
-    scale = true                # standardise features online (river's StandardScaler)
+    scale = true                # standardise features online (onlineboost.scaling: robust)
     [model.learner_params]
     alpha = 1.0
 
@@ -378,7 +378,7 @@ def build_model(settings: dict):
     >>> from onlineboost.app.runconfig import build_model, resolve
     >>> model = build_model(resolve(target="y", learner="ridge", n_learners=3, scale=True))
     >>> [type(step).__name__ for step in model.steps.values()], model["BoOCO"].n_learners
-    (['StandardScaler', 'BoOCO'], 3)
+    (['RobustStandardScaler', 'BoOCO'], 3)
     """
     data, m = settings["data"], settings["model"]
     if data["task"] == "bandit":
@@ -395,12 +395,15 @@ def build_model(settings: dict):
                 params[key] = m[key] if key == "n_learners" else _number(m[key], key)
         if "learner" in accepted and "learner" not in params and m["learner"] is not None:
             params["learner"] = _learner(m, seeded=False)
-        if m["scale"] and "transformer" in accepted and "transformer" not in params:
-            from river import preprocessing
+        from ..scaling import RobustStandardScaler, ScaledPolicy
 
-            params["transformer"] = preprocessing.StandardScaler()
-        return _make(f"policy {m['policy']!r} with policy_params {m['policy_params']!r}", cls,
-                     params)
+        if m["scale"] and "transformer" in accepted and "transformer" not in params:
+            params["transformer"] = RobustStandardScaler()
+        policy = _make(f"policy {m['policy']!r} with policy_params {m['policy_params']!r}", cls,
+                       params)
+        if m["scale"] and "transformer" not in accepted and _takes_context(policy):
+            policy = ScaledPolicy(policy, RobustStandardScaler())  # e.g. LinUCB
+        return policy
     if m["booster"] == "none":
         if m["learner"] is None:
             raise ValueError("booster 'none' needs a learner")
@@ -429,10 +432,20 @@ def build_model(settings: dict):
             model = _make("booco", BoOCO, {**common, "decision_set": parse_set(m["decision_set"]),
                                            "loss": _loss(m["loss"])})
     if m["scale"]:
-        from river import preprocessing
+        from ..scaling import RobustStandardScaler
 
-        model = preprocessing.StandardScaler() | model
+        model = RobustStandardScaler() | model
     return model
+
+
+def _takes_context(policy) -> bool:
+    """Whether `policy.pull` takes a context (a second argument)."""
+    import inspect
+
+    try:
+        return len(inspect.signature(policy.pull).parameters) >= 2
+    except (TypeError, ValueError):
+        return False
 
 
 def _init_params(cls) -> set:

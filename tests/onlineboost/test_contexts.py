@@ -1,4 +1,5 @@
-"""ContextVectors: river StandardScaler's arithmetic, vectorised; validation before mutation."""
+"""ContextVectors: the robust scaling of onlineboost.scaling (as its river transformer),
+vectorised; validation before mutation."""
 
 from __future__ import annotations
 
@@ -6,20 +7,22 @@ import pickle
 
 import numpy as np
 import pytest
-from river import preprocessing
 
 from onlineboost._contexts import ContextVectors
+from onlineboost.scaling import RobustStandardScaler
 
 
 @pytest.mark.parametrize("scale", [True, False])
-def test_equals_river_standard_scaler_with_missing_and_new_keys(scale):
+def test_equals_the_robust_scaler_with_missing_and_new_keys(scale):
     rng = np.random.default_rng(0)
-    reader, river_scaler = ContextVectors(scale=scale), preprocessing.StandardScaler()
+    reader, river_scaler = ContextVectors(scale=scale), RobustStandardScaler()
     for t in range(300):
         keys = [k for k in "abcd" if t >= 5 * "abcd".index(k) and rng.random() < 0.8]
         x = {k: float(rng.normal(loc=3.0, scale=2.0)) for k in keys}
         if t % 7 == 0:
             x["const"] = 4.0  # variance 0: standardised to 0
+        if t in (3, 60):
+            x["a"] = 1e99 if t == 3 else -1e100  # winsorised: bounded influence
         v = reader.read(x)
         reader.commit()
         if scale:
@@ -71,3 +74,38 @@ def test_a_read_stores_nothing_until_commit():
     assert pickle.dumps(reader) == before and reader.names == ["a"]
     reader.commit()
     assert reader.names == ["a", "new"]
+
+
+def test_one_extreme_context_cannot_poison_the_scaling():
+    """Before, one context of 1e99 set the running variance near 1e198 / n and every later
+    context was standardised to about 0; now later outputs stay near the clean run's."""
+    rng = np.random.default_rng(5)
+    rows = [{"a": float(u), "b": float(v)} for u, v in rng.normal(size=(300, 2))]
+    clean, poisoned = ContextVectors(scale=True), ContextVectors(scale=True)
+    gaps = []
+    for t, x in enumerate(rows):
+        z = clean.read(x)
+        clean.commit()
+        zp = poisoned.read({"a": 1e99, "b": x["b"]} if t == 30 else x)
+        poisoned.commit()
+        if t >= 100:
+            gaps.append((np.abs(zp - z) / (1.0 + np.abs(z))).max())
+    assert max(gaps) < 0.15 and np.mean(gaps) < 0.05
+
+
+def test_pickles_mid_stream_and_loads_the_old_state():
+    reader = ContextVectors(scale=True)
+    rows = [{"a": float(t % 5), "b": float(t % 3)} for t in range(30)]
+    for x in rows[:15]:
+        reader.read(x)
+        reader.commit()
+    twin = pickle.loads(pickle.dumps(reader))
+    for x in rows[15:]:
+        np.testing.assert_array_equal(reader.read(x), twin.read(x))
+        reader.commit()
+        twin.commit()
+    old = ContextVectors.__new__(ContextVectors)  # a reader pickled before the robust scaling
+    old.__setstate__({"scale": True, "_columns": {"a": 0}, "_keys": ("a",), "_idx": None,
+                      "_count": np.array([40.0]), "_mean": np.array([2.0]),
+                      "_var": np.array([4.0]), "_next": None})
+    np.testing.assert_allclose(old.read({"a": 4.0}), [(4.0 - 2.05) / np.sqrt(3.99)], rtol=1e-3)
