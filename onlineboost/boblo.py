@@ -8,6 +8,7 @@ one scalar loss the bandit reveals. BoOCO's round is driven through its public m
 
 from __future__ import annotations
 
+import copy
 import math
 from bisect import bisect_right
 from itertools import accumulate
@@ -19,9 +20,9 @@ from river import base as river_base
 from . import losses, sets
 from ._checks import check_real, check_seed
 from ._contexts import ContextVectors
-from .scaling import RobustStandardScaler
 from .booco import BoOCO
 from .exp4 import Exp4
+from .scaling import RobustStandardScaler
 
 __all__ = ["BoBLO"]
 
@@ -383,6 +384,16 @@ class BoBLO(bandit.base.ContextualPolicy):
     def _play(self, context) -> tuple[int | None, np.ndarray]:
         """Algorithm 2 up to the play: the arm (or vertex) index, or None for BoOCO's point
         under `"paper"`, and the played point."""
+        if self._transformer is None:
+            return self._play_features(context)
+        snapshot = copy.deepcopy(self._transformer)  # a refused round leaves it as it was
+        try:
+            return self._play_features(context)
+        except ValueError:
+            self._transformer = snapshot
+            raise
+
+    def _play_features(self, context) -> tuple[int | None, np.ndarray]:
         x = self._features(context)
         d, eta = self._d, self.exploration
         X = self._booco.iterates(x)  # x^1, ..., x^N (Algorithm 1, steps 1-2)

@@ -499,3 +499,26 @@ def test_seeded_runs_match_the_recorded_arm_laws(case):
     again = _golden_run(case)
     np.testing.assert_array_equal(again[0], total)
     np.testing.assert_array_equal(again[1], last)
+
+
+def _cube(x):
+    return {k: v ** 3 for k, v in x.items()}
+
+
+def test_a_refused_round_leaves_a_stateful_transformer_as_it_was():
+    """A context the transformer learns from but whose transformed values are then refused
+    (here cubed past the largest accepted magnitude) must not move the transformer: the
+    round is refused as a whole."""
+    from river import compose, preprocessing
+
+    transformer = preprocessing.StandardScaler(with_std=False) | compose.FuncTransformer(_cube)
+    policy = BoBLO(transformer=transformer, seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        c = {"a": float(rng.normal()), "b": float(rng.normal())}
+        arm = policy.pull(range(3), c)
+        policy.update(arm, c, float(rng.random()))
+    before = pickle.dumps(policy)
+    with pytest.raises(ValueError, match="context"):
+        policy.pull(range(3), {"a": 1e40, "b": 0.0})
+    assert pickle.dumps(policy) == before
