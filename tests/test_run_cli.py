@@ -66,7 +66,8 @@ def test_answers_equal_a_prequential_river_loop(tmp_path):
 
 def test_default_booster_is_booco_with_its_own_defaults(tmp_path):
     """Issue 11: with no model flag, `onlineboost run` answers what `BoOCO()` answers (its
-    defaults: TinyMLP copies seeded from 0, N = 10, gamma = eta = delta = 0.01, raw targets)."""
+    defaults: TinyMLP copies seeded from 0, N = 10, gamma = eta = delta = 0.01, raw targets).
+    The booster's parameters are left to BoOCO, so a learner given alone gets BoOCO's rule."""
     from onlineboost import BoOCO
 
     text, rows = _stream()
@@ -80,12 +81,14 @@ def test_default_booster_is_booco_with_its_own_defaults(tmp_path):
     built = runconfig.build_model(runconfig.resolve(target="y"))
     assert isinstance(built, BoOCO)
     default = BoOCO()
-    resolved = ("learner", "seed", "gamma", "step_size")  # given explicitly by the CLI
-    assert {k: v for k, v in built._get_params().items() if k not in resolved} == \
-        {k: v for k, v in default._get_params().items() if k not in resolved}
+    # every parameter left to BoOCO's own default ("auto" steps, learner None: TinyMLP); the
+    # CLI gives the seed only
+    assert {k: v for k, v in built._get_params().items() if k != "seed"} == \
+        {k: v for k, v in default._get_params().items() if k != "seed"}
+    assert built.gamma == "auto" and built.learner is None and built.seed == 0
     np.testing.assert_array_equal(built.parameters_in_use["eta"],
                                   default.parameters_in_use["eta"])  # "auto": 0.01 each
-    assert built.gamma == 0.01 and type(built._copies) is type(default._copies)
+    assert type(built._copies) is type(default._copies)
     model, expected = BoOCO(), []
     for x, y in rows:
         expected.append(model.predict_one(x))
@@ -345,3 +348,23 @@ def test_boblo_runs_the_bandit_stream(tmp_path):
     assert all("refused to learn (answered)" in r["reason"] for r in rejects)
     reward = np.mean([r[a] for r, a in zip(rows[300:], arms[300:])])
     assert reward > 0.55  # uniform play earns (0.9 + 0.1 + 0.1) / 3 = 0.37
+
+
+def test_a_learner_given_alone_gets_the_booster_rule_and_boblo_its_own_defaults():
+    """Left unset, gamma / steps / N / delta are the booster's own: `--learner linear-ogd`
+    (an OCO learner) gets BoOCO's rule for it (gamma = 1, Frank-Wolfe steps), not the
+    regressor's 0.01; `--policy boblo` builds `BoBLO(seed=0)`; learner_params without a
+    learner are refused by name."""
+    import learners
+    from onlineboost import BoBLO, BoOCO
+
+    built = runconfig.build_model(runconfig.resolve(target="y", learner="linear-ogd"))
+    eta = built.parameters_in_use["eta"]
+    np.testing.assert_allclose(eta, BoOCO(learners.LinearOGD()).parameters_in_use["eta"])
+    np.testing.assert_allclose(eta[:3], [1.0, 2 / 3, 1 / 2])  # Frank-Wolfe, not 0.01
+    policy = runconfig.build_model(runconfig.resolve(rewards="r1,r2", policy="boblo"))
+    assert isinstance(policy, BoBLO)
+    assert {k: v for k, v in policy._get_params().items() if k != "seed"} == \
+        {k: v for k, v in BoBLO()._get_params().items() if k != "seed"}
+    with pytest.raises(ValueError, match="learner_params need a learner"):
+        runconfig.resolve(target="y", learner_params={"lr": 0.1})

@@ -55,12 +55,13 @@ __all__ = ["DATA_DEFAULTS", "MODEL_DEFAULTS", "GradientRegressor", "build_model"
 DATA_DEFAULTS = {"format": None, "target": None, "features": None, "ignore": (),
                  "task": None, "rewards": (), "delimiter": ",", "encoding": "utf-8",
                  "max_line_bytes": 1 << 20, "max_abs": records.MAX_ABS, "max_features": 1000}
-# the booster's settings are `BoOCO()`'s defaults (issue 11): with seed 0, `--booster booco`
-# builds exactly `BoOCO()` (TinyMLP copies seeded from 0, N = 10, gamma = eta = delta = 0.01,
-# the rule for a regressor; an OCO learner such as linear-ogd wants e.g. --gamma 0.5
-# --step-size theory, or gamma = 1 with Frank-Wolfe steps, BoOCO's own rule for it)
-MODEL_DEFAULTS = {"booster": "booco", "learner": "mlp", "learner_params": {},
-                  "n_learners": 10, "gamma": 0.01, "step_size": 0.01, "delta": 0.01,
+# None: the booster's (or the policy's) own default, so `--booster booco` with seed 0 builds
+# exactly `BoOCO(seed=0)` (its rule picks gamma and the steps from the learner: an OCO learner
+# such as linear-ogd gets gamma = 1 with Frank-Wolfe steps, a regressor gamma = eta = 0.01),
+# `--booster booco-classifier` `BoOCOClassifier(seed=0)` and `--policy boblo` `BoBLO(seed=0)`;
+# `--booster none` without a learner runs "mlp", BoOCO's default learner, alone
+MODEL_DEFAULTS = {"booster": "booco", "learner": None, "learner_params": {},
+                  "n_learners": None, "gamma": None, "step_size": None, "delta": None,
                   "kappa": None, "decision_set": None, "loss": None, "bound": 2.0, "seed": 0,
                   "scale": False, "policy": "epsilon-greedy", "policy_params": {}}
 
@@ -203,13 +204,18 @@ def _check(data: dict, model: dict) -> None:
     for key in ("learner_params", "policy_params"):
         if not isinstance(model[key], dict):
             raise ValueError(f"{key} must be a table of parameters, got {model[key]!r}")
-    if not _is_int(model["n_learners"], 1):
+    if model["learner_params"] and model["learner"] is None and model["booster"] != "none":
+        raise ValueError("learner_params need a learner: name it (learner = ... or --learner); "
+                         "without one the booster uses its own default learner")
+    if model["n_learners"] is not None and not _is_int(model["n_learners"], 1):
         raise ValueError(f"n_learners must be an integer >= 1, got {model['n_learners']!r}")
     for key in ("gamma", "bound"):
-        if not (_is_real(model[key]) and model[key] > 0):
+        if (model[key] is not None or key == "bound") and not (_is_real(model[key])
+                                                               and model[key] > 0):
             raise ValueError(f"{key} must be a finite number > 0, got {model[key]!r}")
     for key in ("step_size", "delta"):
-        if model[key] != "theory" and not (_is_real(model[key]) and model[key] > 0):
+        if model[key] is not None and model[key] != "theory" and not (_is_real(model[key])
+                                                                      and model[key] > 0):
             if isinstance(model[key], str):  # "0.5" from the command line
                 try:
                     value = float(model[key])
@@ -405,9 +411,7 @@ def build_model(settings: dict):
             policy = ScaledPolicy(policy, RobustStandardScaler())  # e.g. LinUCB
         return policy
     if m["booster"] == "none":
-        if m["learner"] is None:
-            raise ValueError("booster 'none' needs a learner")
-        model = _learner(m, seeded=True)
+        model = _learner({**m, "learner": m["learner"] or "mlp"}, seeded=True)
         if data["task"] == "classification":
             if not callable(getattr(model, "predict_proba_one", None)):
                 raise ValueError(f"booster 'none' with task 'classification' needs a classifier "
@@ -420,10 +424,12 @@ def build_model(settings: dict):
         learner = None if m["learner"] is None else _learner(m, seeded=False)
         from .. import BoOCO, BoOCOClassifier
 
-        common = {"learner": learner, "n_learners": int(m["n_learners"]),
-                  "gamma": float(m["gamma"]), "step_size": _number(m["step_size"], "step_size"),
-                  "delta": _number(m["delta"], "delta"), "seed": m["seed"],
+        common = {"learner": learner, "seed": m["seed"],
                   "kappa": None if m["kappa"] is None else float(m["kappa"])}
+        given = {"n_learners": int, "gamma": float,
+                 "step_size": lambda v: _number(v, "step_size"),
+                 "delta": lambda v: _number(v, "delta")}
+        common.update({k: f(m[k]) for k, f in given.items() if m[k] is not None})  # else own
         if data["task"] == "classification":
             model = _make("booco-classifier", BoOCOClassifier,
                           {**common, "bound": float(m["bound"]),
@@ -489,16 +495,16 @@ def add_arguments(p) -> None:
                         f"(default {d['max_features']})")
     g = p.add_argument_group("model (ignored on --resume: the checkpoint holds the model)")
     g.add_argument("--booster", choices=list(BOOSTERS), help=f"(default {m['booster']})")
-    g.add_argument("--learner", help=f"{', '.join(LEARNERS)} or module:Class "
-                                     f"(default {m['learner']})")
+    own = "default: the booster's or policy's own"
+    g.add_argument("--learner", help=f"{', '.join(LEARNERS)} or module:Class ({own}; BoOCO's "
+                                     f"is mlp, also for --booster none)")
     g.add_argument("-N", "--n-learners", type=int, dest="n_learners",
-                   help=f"weak learners (default {m['n_learners']})")
-    g.add_argument("--gamma", type=float, help=f"the weak learners' edge (default {m['gamma']})")
-    g.add_argument("--step-size", help=f"a number in (0, 1] or 'theory' (default "
-                                       f"{m['step_size']})")
-    g.add_argument("--delta", help=f"a number > 0 or 'theory' (default {m['delta']})")
+                   help=f"weak learners ({own}: 10 for BoOCO)")
+    g.add_argument("--gamma", type=float, help=f"the weak learners' edge ({own})")
+    g.add_argument("--step-size", help=f"a number in (0, 1] or 'theory' ({own})")
+    g.add_argument("--delta", help=f"a number > 0 or 'theory' ({own}: 0.01 for BoOCO)")
     g.add_argument("--decision-set", help="e.g. interval:-1,1, box:LO1,LO2,HI1,HI2, simplex:3, "
-                                          "ball:R (default interval:-1,1)")
+                                          "ball:R (default: BoOCO's K follows the target range)")
     g.add_argument("--loss", help="squared, absolute, huber; classification: logistic, hinge "
                                   "(default squared / logistic)")
     g.add_argument("--seed", type=int, help=f"seed of every random choice (default {m['seed']})")

@@ -97,9 +97,11 @@ def test_help_shows_every_default(capsys):
     with pytest.raises(SystemExit):
         cli.main(["run", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    for needle in ("weak learners (default 10)", "edge (default 0.01)",
-                   "'theory' (default 0.01)", "a number > 0 or 'theory' (default 0.01)",
+    own = "default: the booster's or policy's own"
+    for needle in (f"weak learners ({own}: 10 for BoOCO)", f"edge ({own})",
+                   f"'theory' ({own})", f"a number > 0 or 'theory' ({own}: 0.01 for BoOCO)",
                    "(default 10000)", "(default 1e+100)", "(default 1000)", "(default 1048576)",
-                   "(default mlp)", "(default epsilon-greedy)", "(default 0)",
+                   "BoOCO's is mlp, also for --booster none", "(default epsilon-greedy)",
+                   "(default 0)",
                    "replay (default)", "(default booco)"):
         assert needle in text, needle
