@@ -138,12 +138,14 @@ def _projection_simplex_row(z: list, scale: float) -> list:
         if u <= t:  # the support ends before u (u * j <= css, the sorted test)
             break
         tau = t
-    p = [max((v - m) - tau, 0.0) for v in z]
+    # (`0.0 if 0.0 > w else w` is `max(w, 0.0)`, without the builtin's call)
+    p = [0.0 if 0.0 > w else w for w in [(v - m) - tau for v in z]]
     free = [i for i, v in enumerate(p) if 0.0 < v]
     if free:
         r = (scale - sum(p)) / len(free)
         for i in free:
-            p[i] = max(p[i] + r, 0.0)
+            w = p[i] + r
+            p[i] = 0.0 if 0.0 > w else w
     return p
 
 
