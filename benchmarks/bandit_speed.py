@@ -113,10 +113,10 @@ def main(argv=None):
 
 NOTE = """\
 Issue 13's target is at least 3x LinUCB's decisions/s on each stream: **not met**. On
-ImageSegments and `LinearBandit` the ratio is about 1.4-2x; on digits (64 context columns) it is
-near 3x (2.8x in this table; 3.5-3.8x as the best of seven whole passes of 600 rounds). The
-same script run on the code before this change (main at da5caf9, 3 repeats, the same machine on
-the same day) gave 1.21x / 1.86x / 0.95x
+ImageSegments and `LinearBandit` the ratio is about 1.5-2x; on digits (64 context columns) it is
+near 3x (2.7-3.2x over today's runs of this script, so met in some runs only; 3.5-3.8x as the
+best of seven whole passes of 600 rounds). The same script run on the code before this change
+(main at da5caf9, 3 repeats, the same machine on the same day) gave 1.21x / 1.86x / 0.95x
 for `BoBLO()` and 1.11x / 1.43x / 0.81x for `BoBLO(n_learners=5)`: the round is about 1.5x
 faster for N = 1 and 1.1-1.25x for N = 5, and computes the same numbers.
 
@@ -137,7 +137,15 @@ the extension's gradient ~17% (mostly the simplex projection, in `sets`), the we
 predict and learn ~8% and ~12%, the arm law, the draw and the bookkeeping the rest. Reaching 3x
 there would need about half of every one of these, i.e. fewer numpy calls per round in the
 scaler, the projection and the two ridge models together (e.g. one forward pass shared by the
-weak learner's predict and learn), not a local fix.
+weak learner's predict and learn), not a local fix. A second pass since then calls `sets`'
+plain-float simplex kernel (`_projection_simplex_row`) directly from the extension's gradient,
+without the round trip through numpy arrays, and spares the kernel its builtin `max` calls (same
+numbers; the extension's gradient is about 10 us cheaper a round): a few percent of the round,
+a little more than the run-to-run noise. The script on the commit before that pass (00af3a3;
+two runs of 5 repeats, between runs of this code on the same machine, same hour) gave
+1.94-1.99x / 2.75-2.78x / 1.48-1.49x for `BoBLO()` and 1.32-1.34x / 1.66-1.68x / 0.99-1.00x
+for `BoBLO(n_learners=5)`; this code gave 2.09-2.13x / 2.70-3.16x / 1.57-1.60x for `BoBLO()`
+in the three runs before this table's.
 """
 
 if __name__ == "__main__":

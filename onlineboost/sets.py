@@ -105,33 +105,48 @@ _SMALL = 48  # at most this many entries: `_projection_simplex_small`
 
 def _projection_simplex_small(x: np.ndarray, scale: float) -> np.ndarray:
     """`projection_simplex` of a point or a few rows, in plain floats (a dozen numpy calls
-    cost more than the arithmetic on, say, 5 x 10 entries).
+    cost more than the arithmetic on, say, 5 x 10 entries): `_projection_simplex_row` of each
+    row."""
+    out = [_projection_simplex_row(z, scale) for z in x.reshape(-1, x.shape[-1]).tolist()]
+    return np.array(out).reshape(x.shape)
 
-    Each row is shifted by its maximum first (the projection commutes with adding a multiple
+
+def _projection_simplex_row(z: list, scale: float) -> list:
+    """`projection_simplex` of one point given as a non-empty list of finite floats, as a list
+    (the plain-float kernel; `Extension.gradient_unchecked` calls it on its own rows).
+
+    The row is shifted by its maximum first (the projection commutes with adding a multiple
     of the all-ones vector), so that the sorted threshold search cannot lose the row to
     rounding however large its entries: `[1e16, 0, 0]` and `[1e308, -1e308, 0]` map to
     `[1, 0, 0]`. The rounding error of the sum is then spread over the free coordinates, as
     `_polish` does.
+
+    Examples
+    --------
+    >>> from onlineboost import sets
+    >>> sets._projection_simplex_row([0.5, 1.5, -2.0], 1.0)
+    [0.0, 1.0, 0.0]
+    >>> sets._projection_simplex_row([1e308, -1e308, 0.0], 1.0)
+    [1.0, 0.0, 0.0]
     """
-    out = []
-    for z in x.reshape(-1, x.shape[-1]).tolist():
-        m = max(z)
-        total, tau = -scale, 0.0
-        for j, u in enumerate(sorted(z, reverse=True), start=1):
-            u -= m
-            total += u
-            t = total / j
-            if u <= t:  # the support ends before u (u * j <= css, the sorted test)
-                break
-            tau = t
-        p = [max((v - m) - tau, 0.0) for v in z]
-        free = [i for i, v in enumerate(p) if 0.0 < v]
-        if free:
-            r = (scale - sum(p)) / len(free)
-            for i in free:
-                p[i] = max(p[i] + r, 0.0)
-        out.append(p)
-    return np.array(out).reshape(x.shape)
+    m = max(z)
+    total, tau = -scale, 0.0
+    for j, u in enumerate(sorted(z, reverse=True), start=1):
+        u -= m
+        total += u
+        t = total / j
+        if u <= t:  # the support ends before u (u * j <= css, the sorted test)
+            break
+        tau = t
+    # (`0.0 if 0.0 > w else w` is `max(w, 0.0)`, without the builtin's call)
+    p = [0.0 if 0.0 > w else w for w in [(v - m) - tau for v in z]]
+    free = [i for i, v in enumerate(p) if 0.0 < v]
+    if free:
+        r = (scale - sum(p)) / len(free)
+        for i in free:
+            w = p[i] + r
+            p[i] = 0.0 if 0.0 > w else w
+    return p
 
 
 def projection_capped_simplex(x: np.ndarray, cap: float, scale: float = 1.0) -> np.ndarray:

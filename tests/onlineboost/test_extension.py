@@ -9,7 +9,7 @@ import pytest
 from scipy import optimize
 
 from onlineboost import losses, sets
-from onlineboost.extension import Extension, prox_distance
+from onlineboost.extension import Extension, _prox_distance_rows, prox_distance
 
 LOSSES = [
     losses.Squared(), losses.Absolute(), losses.Huber(0.5), losses.Logistic(), losses.Hinge(),
@@ -201,3 +201,39 @@ def test_plain_float_kernels_equal_the_vectorised_ones(K, kappa):
         np.testing.assert_allclose(got, ext.gradient(x, y), rtol=1e-12, atol=1e-12)
         if kappa == 0.0:  # no pull towards K: the linear loss's own gradient y
             np.testing.assert_allclose(got, np.broadcast_to(y, (n, d)), rtol=1e-9, atol=1e-9)
+
+
+class _ShiftedSimplex(sets.Simplex):
+    """A subclass with its own projection: the extension must call it, not the simplex kernel."""
+
+    def _project(self, x):
+        return super()._project(x) + 0.25
+
+
+def _gradient_by_projection(ext, x, y):
+    """`gradient_unchecked`'s plain-float operations around `K.project_unchecked` (the path
+    before the simplex kernel was called directly)."""
+    delta = ext.delta
+    z = [a - delta * b for a, b in zip(x[0].tolist(), y.tolist())]
+    p = ext.decision_set.project_unchecked(np.array([z])).tolist()
+    p = _prox_distance_rows([z], p, delta * ext.kappa)[0]
+    return np.array([[(a - b) / delta for a, b in zip(x[0].tolist(), p)]])
+
+
+@pytest.mark.parametrize("K", [sets.Simplex(2), sets.Simplex(10), sets.Simplex(48),
+                               sets.Simplex(60), sets.CappedSimplex(7, 1.5),
+                               sets.CappedSimplex(7, 0.3), _ShiftedSimplex(6)], ids=repr)
+def test_simplex_row_kernel_gives_the_projection_bit_for_bit(K):
+    """On a (capped, cap >= 1) simplex `gradient_unchecked` calls `sets`' plain-float kernel
+    on its row directly; the gradient is the one through `K.project_unchecked`, bit for bit,
+    for points inside, near and far from K (up to 1e300); other sets (cap < 1, a subclass
+    with its own `_project`, rows beyond the kernel's 48 entries) keep their projection."""
+    rng = np.random.default_rng(11)
+    d = K.dim
+    for scale in (0.0, 0.01, 1.0, 30.0, 1e8, 1e300):
+        for kappa in (0.0, 0.7, 30.0):
+            x = K.centroid + rng.normal(size=(1, d)) * scale
+            y = rng.normal(size=d) * rng.choice([0.1, 5.0])
+            ext = Extension(losses.Linear(), K, delta=0.1, kappa=kappa)
+            np.testing.assert_array_equal(ext.gradient_unchecked(x, y),
+                                          _gradient_by_projection(ext, x, y))
