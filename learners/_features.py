@@ -23,7 +23,7 @@ import numpy as np
 
 __all__ = [
     "MAX_FEATURES", "FeatureIndex", "check_features", "check_max_features", "check_stack",
-    "check_targets",
+    "check_targets", "VectorStackEntries",
 ]
 
 # value types the hot path converts without a per-value check (bools are not among them)
@@ -239,3 +239,24 @@ def check_features(x, name: str = "x") -> None:
     ValueError: x['a'] must be finite, got inf
     """
     FeatureIndex().read(x, name)
+
+
+class VectorStackEntries:
+    """The dict entry points of a stack that works on dense context vectors: `predict(x)` and
+    `learn(x, G)` read `x` through the stack's `FeatureIndex` (`self._index`) and call its
+    `predict_vector` / `learn_vector`; a new feature name is added to the index only once `G`
+    has been validated (shape `(self.n, self.decision_set.dim)`), so a refused call changes
+    nothing. The stack's `learn_vector` grows its arrays to the index's new length."""
+
+    def predict(self, x: dict) -> np.ndarray:
+        """The $n$ distributions over the arms for the context dict `x`, `(n, k)`."""
+        c, _ = self._index.read(x, grow=False)
+        return self.predict_vector(c)
+
+    def learn(self, x: dict, G) -> None:
+        """One step per copy on the costs `G` `(n, k)` (row $i$ for copy $i$)."""
+        c, new = self._index.read(x, grow=True)  # validates x, naming the bad feature
+        G = check_targets(G, (self.n, self.decision_set.dim), "g")
+        if new:
+            self._index.add(new)
+        self.learn_vector(c, G)

@@ -38,7 +38,7 @@ from river import base
 from onlineboost import sets
 from onlineboost._checks import check_int, check_real, check_seed
 
-from ._features import FeatureIndex, check_stack, check_targets
+from ._features import FeatureIndex, VectorStackEntries, check_stack, check_targets
 
 __all__ = ["FeaturePolicy", "FeaturePolicyStack"]
 
@@ -53,7 +53,7 @@ def _check_simplex(decision_set) -> sets.Simplex:
     return decision_set
 
 
-class FeaturePolicyStack:
+class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _features
     r"""$n$ copies of `FeaturePolicy`, copy $i$ with its own map $(W_i, b_i)$: weights
     $\Theta$ `(n, k, q)`, inverse Gram matrices `(n, q, q)`, $q = 1 + D + p$.
 
@@ -201,21 +201,6 @@ class FeaturePolicyStack:
         V = U / s[:, None]
         self._theta += R[:, :, None] * V[:, None, :]
         P -= U[:, :, None] * V[:, None, :]
-
-    # -- dict entry points ------------------------------------------------------------------
-
-    def predict(self, x: dict) -> np.ndarray:
-        """The $n$ distributions over the arms for the context dict `x`, `(n, k)`."""
-        c, _ = self._index.read(x, grow=False)
-        return self.predict_vector(c)
-
-    def learn(self, x: dict, G) -> None:
-        """One step per copy on the costs `G` `(n, k)` (row $i$ for copy $i$)."""
-        c, new = self._index.read(x, grow=True)  # validates x, naming the bad feature
-        G = check_targets(G, (self.n, self.decision_set.dim), "g")
-        if new:
-            self._index.add(new)
-        self.learn_vector(c, G)
 
 
 class FeaturePolicy(base.Estimator):

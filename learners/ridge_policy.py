@@ -17,7 +17,7 @@ from river import base
 from onlineboost import sets
 from onlineboost._checks import check_real
 
-from ._features import FeatureIndex, check_stack, check_targets
+from ._features import FeatureIndex, VectorStackEntries, check_stack, check_targets
 
 __all__ = ["RidgePolicy", "RidgePolicyStack"]
 
@@ -30,7 +30,7 @@ def _check_simplex(decision_set) -> sets.Simplex:
     return decision_set
 
 
-class RidgePolicyStack:
+class RidgePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _features
     r"""$n$ copies of `RidgePolicy`: weights $\Theta$ `(n, k, 1 + p)`, shared $A^{-1}$.
 
     The dict methods `predict`/`learn` and the vector methods `predict_vector`/`learn_vector`
@@ -133,21 +133,6 @@ class RidgePolicyStack:
         R = G - self._theta @ ce  # (n, k) residuals
         self._theta += R[:, :, None] * v
         P -= u[:, None] * v  # np.outer(u, v), without its dispatch
-
-    # -- dict entry points ------------------------------------------------------------------
-
-    def predict(self, x: dict) -> np.ndarray:
-        """The $n$ distributions over the arms for the context dict `x`, `(n, k)`."""
-        c, _ = self._index.read(x, grow=False)
-        return self.predict_vector(c)
-
-    def learn(self, x: dict, G) -> None:
-        """One step per copy on the costs `G` `(n, k)` (row $i$ for copy $i$)."""
-        c, new = self._index.read(x, grow=True)  # validates x, naming the bad feature
-        G = check_targets(G, (self.n, self.decision_set.dim), "g")
-        if new:
-            self._index.add(new)
-        self.learn_vector(c, G)
 
 
 class RidgePolicy(base.Estimator):
