@@ -446,7 +446,7 @@ def _main(args):
 NOTE = """\
 Every BoBLO row holds BoBLO's default `StandardScaler`, run as its own numpy scaler under the
 robust rule of `onlineboost.scaling` (winsorised warm-up, values winsorised to mean +- 5 sd,
-outputs clipped to +-10: one context cannot poison it; issue 14), and converts each context to a vector once per round; river's
+outputs clipped to +-5: one context cannot poison it; issue 14), and converts each context to a vector once per round; river's
 and VW's policies get river's `StandardScaler` (LinUCB also a bias feature) through
 `evaluate.bandit(transformer=...)`. `BoBLO()` is the doubly robust estimator whose per-arm ridge
 loss model (penalty 20) fills in the unplayed arms with its lower confidence bound (optimism

@@ -19,7 +19,9 @@ single value can do to the statistics, per feature:
   $d$ the previous deviation from $\bar x$ seen since: the first deviating value is learned as
   $\bar x$, each later one no further out than its predecessor — two records, not one, set a
   constant feature's scale.
-* **Output**: $z = (v - \bar x) / s$ clipped to $[-c, c]$ (`clip` $= c$), 0 where $s = 0$ or
+* **Output**: $z = (v - \bar x) / s$ clipped to $[-c, c]$ (`clip` $= c$, by default the band's
+  $k = 5$: no record is shown to the model further out than the statistics let it count, so
+  one extreme value acts on the model as a plausible 5-sd outlier), 0 where $s = 0$ or
   the feature is unseen; finite values beyond $\pm$`MAX_ABS` are first clipped to it, so no
   square or sum overflows, for any finite input up to the largest double.
 
@@ -63,7 +65,8 @@ MAX_ABS = 1e100  # larger finite values are clipped to it: squares and their sum
 K = 5.0  # winsorising band, in running standard deviations
 K_WARM = 3.0  # the warm-up's band, in MADs scaled to sd (1.4826 MAD)
 WARMUP = 10  # values per feature kept before the band applies
-CLIP = 10.0  # bound on |output|
+CLIP = 5.0  # bound on |output|: the band's edge K, so no record is shown further out than
+# the statistics let it count (one extreme value acts as a plausible 5-sd outlier)
 
 
 class Stats:
@@ -245,7 +248,7 @@ class RobustStandardScaler(base.Transformer):
     >>> {k: round(z, 3) for k, z in scaler.transform_one({"a": 6.0, "b": 2.0}).items()}
     {'a': 1.404, 'b': 0.0}
     >>> scaler.transform_one({"a": 1e99, "c": 1.0})  # clipped; "c" unseen
-    {'a': 10.0, 'c': 0.0}
+    {'a': 5.0, 'c': 0.0}
     >>> scaler.learn_one({"a": float("nan")})
     Traceback (most recent call last):
     ...

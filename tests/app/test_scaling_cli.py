@@ -98,11 +98,12 @@ def test_boblo_own_scaling_keeps_the_reward(value, at):
 @pytest.mark.parametrize("value", [1e99, -1e50, 1e20])
 def test_one_extreme_feature_keeps_the_regression_error_under_scale(tmp_path, capsys, value):
     """BoOCO (ridge, BoOCO's own steps) behind `--scale`: one record of 1e20 ... 1e99 in a
-    feature leaves the mean absolute error within 35% of the clean run's (measured 0.146 clean,
-    0.18-0.19 poisoned). The poisoned record is still learnt, winsorised to the band's edge with
-    a target that does not match it: the plausible value u = 10 in its place costs as much
-    (0.168). With river's StandardScaler: 0.151 clean, 0.44-0.45 poisoned (the feature
-    standardised to ~0 for the rest of the stream)."""
+    feature leaves the mean absolute error within 15% of the clean run's (measured 0.146 clean,
+    0.153-0.158 poisoned: the record is still learnt, shown to the model at the band's edge, 5
+    sd, with a target that does not match it; the plausible value u = 10 in its place costs the
+    same, 0.153). With river's StandardScaler: 0.151 clean, 0.44-0.45 poisoned (the feature
+    standardised to ~0 for the rest of the stream); with the output clipped at 10 rather than
+    at the band: 0.18-0.19."""
     rows = [tuple(uv) for uv in np.random.default_rng(0).normal(size=(600, 2))]
     maes = []
     for poisoned in (False, True):
@@ -115,4 +116,4 @@ def test_one_extreme_feature_keeps_the_regression_error_under_scale(tmp_path, ca
         assert code == 0
         line = [s for s in err.splitlines() if "done:" in s][-1]
         maes.append(float(line.split("MAE=")[1].split()[0]))
-    assert maes[1] <= 1.35 * maes[0], maes
+    assert maes[1] <= 1.15 * maes[0], maes

@@ -109,10 +109,15 @@ def test_learns_on_the_synthetic_bandit():
                      exploration=0.05, estimator="ips", baseline=0.5, implicit=0.0,
                      aggregate=None, seed=0)
 
-    short, long = run(make(), 1000), run(make(), 4000)
+    # pooled over three streams: one stream's ratio moves with its first rounds (measured
+    # 0.38-0.74 for the three), the pooled one does not (0.53); a policy that does not learn
+    # keeps its average regret (ratio ~1)
+    seeds = (1, 2, 3)
+    short = sum(run(make(), 1000, seed).regret[-1] for seed in seeds)
+    long = [run(make(), 4000, seed) for seed in seeds]
+    assert sum(r.regret[-1] for r in long) / 4000 < 0.7 * short / 1000  # average regret falls
     random = run(river_bandit.RandomPolicy(seed=0), 4000)
-    assert long.regret[-1] / 4000 < 0.7 * short.regret[-1] / 1000  # average regret falls
-    assert long.average_reward > random.average_reward + 0.1
+    assert long[0].average_reward > random.average_reward + 0.1
 
 
 def test_seeded_and_any_hashable_arms():
@@ -479,8 +484,8 @@ GOLDEN = {  # case: (sum over the rounds of the arm law p_t, the last p_t)
             0.023472069456640626, 0.022974588657338868, 0.01599938072488447, 0.7564306218067869]),
     # recorded again after the robust context scaler (onlineboost.scaling) replaced river's
     # arithmetic in BoBLO's default transformer; the other cases use no BoBLO scaler
-    'blo-box': ([17.0, 34.0, 219.0, 30.0, 21.02805861019798, 34.881365564223785,
-        221.5187509659285, 22.571824859649286],
+    'blo-box': ([16.0, 34.0, 213.0, 37.0, 19.246968663299928, 38.76005668063469,
+        209.11355375581815, 32.879420900246934],
         [0.0, 0.0, 1.0, 0.0, 0.05, 0.05, 0.8500000000000001, 0.05]),
 }
 

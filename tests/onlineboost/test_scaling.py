@@ -223,8 +223,9 @@ def test_a_level_shift_is_followed():
 
 def test_constant_sparse_and_late_features():
     """A constant feature gives 0; a constant feature's scale is set by two deviating values,
-    not one (the first is learned as the mean); a feature seen late has its own warm-up."""
-    scaler = RobustStandardScaler()
+    not one (the first is learned as the mean); a feature seen late has its own warm-up.
+    (`clip=10` so that the output shows the statistics rather than the default clip at 5.)"""
+    scaler = RobustStandardScaler(clip=10.0)
     for _ in range(30):
         scaler.learn_one({"c": 4.0})
     assert scaler.transform_one({"c": 4.0, "new": 5.0}) == {"c": 0.0, "new": 0.0}
