@@ -148,7 +148,7 @@ for `BoBLO(n_learners=5)`; this code gave 2.09-2.13x / 2.70-3.16x / 1.57-1.60x f
 in the three runs before this table's (2.03x / 3.04x / 1.54x in its last run). This table is
 the merged code's, where BoBLO's own context scaler follows the robust rule of
 `onlineboost.scaling` (issue 14: one context cannot poison it): its kernels cost about 18 us a
-round more than river's arithmetic did: 1.90-1.92x / 2.34-2.60x / 1.43-1.49x in three runs.
+round more than river's arithmetic did: 1.87-1.92x / 2.34-2.60x / 1.43-1.49x over four runs.
 """
 
 if __name__ == "__main__":
