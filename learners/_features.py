@@ -23,7 +23,7 @@ import numpy as np
 
 __all__ = [
     "MAX_FEATURES", "FeatureIndex", "check_features", "check_max_features", "check_stack",
-    "check_targets", "VectorStackEntries",
+    "check_simplex", "check_targets", "VectorStackEntries",
 ]
 
 # value types the hot path converts without a per-value check (bools are not among them)
@@ -260,3 +260,20 @@ class VectorStackEntries:
         if new:
             self._index.add(new)
         self.learn_vector(c, G)
+
+
+def check_simplex(decision_set):
+    """The decision set of a policy learner: an `onlineboost.sets.Simplex` (None: the simplex
+    over two arms), else `ValueError` naming `decision_set`.
+
+    >>> from onlineboost import sets
+    >>> check_simplex(None).dim, check_simplex(sets.Simplex(4)).dim
+    (2, 4)
+    """
+    from onlineboost import sets
+
+    if decision_set is None:
+        return sets.Simplex(2)
+    if not isinstance(decision_set, sets.Simplex):
+        raise ValueError(f"decision_set must be an onlineboost.sets.Simplex, got {decision_set!r}")
+    return decision_set

@@ -38,19 +38,11 @@ from river import base
 from onlineboost import sets
 from onlineboost._checks import check_int, check_real, check_seed
 
-from ._features import FeatureIndex, VectorStackEntries, check_stack, check_targets
+from ._features import FeatureIndex, VectorStackEntries, check_simplex, check_stack, check_targets
 
 __all__ = ["FeaturePolicy", "FeaturePolicyStack"]
 
 _KINDS = ("fourier", "relu")
-
-
-def _check_simplex(decision_set) -> sets.Simplex:
-    if decision_set is None:
-        return sets.Simplex(2)
-    if not isinstance(decision_set, sets.Simplex):
-        raise ValueError(f"decision_set must be an onlineboost.sets.Simplex, got {decision_set!r}")
-    return decision_set
 
 
 class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _features
@@ -86,7 +78,7 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
                  bandwidth: float = 1.0, residual: bool = False, seeds: list | None = None):
         seeds = check_stack(n, seeds)
         self.n = int(n)
-        self.decision_set = _check_simplex(decision_set)
+        self.decision_set = check_simplex(decision_set)
         self.l2 = float(l2)
         self.temperature = float(temperature)
         self.forget = float(forget)
@@ -258,7 +250,7 @@ class FeaturePolicy(base.Estimator):
                  temperature: float = 0.1, forget: float = 1.0, n_features: int = 32,
                  kind: str = "fourier", bandwidth: float = 1.0, residual: bool = False,
                  seed: int | None = 0):
-        _check_simplex(decision_set)
+        check_simplex(decision_set)
         check_real("l2", l2, 0.0, low_open=True)
         check_real("temperature", temperature, 0.0, low_open=True)
         check_real("forget", forget, 0.0, 1.0, low_open=True)

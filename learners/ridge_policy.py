@@ -17,17 +17,9 @@ from river import base
 from onlineboost import sets
 from onlineboost._checks import check_real
 
-from ._features import FeatureIndex, VectorStackEntries, check_stack, check_targets
+from ._features import FeatureIndex, VectorStackEntries, check_simplex, check_stack, check_targets
 
 __all__ = ["RidgePolicy", "RidgePolicyStack"]
-
-
-def _check_simplex(decision_set) -> sets.Simplex:
-    if decision_set is None:
-        return sets.Simplex(2)
-    if not isinstance(decision_set, sets.Simplex):
-        raise ValueError(f"decision_set must be an onlineboost.sets.Simplex, got {decision_set!r}")
-    return decision_set
 
 
 class RidgePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _features
@@ -64,7 +56,7 @@ class RidgePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _featur
                  forget: float = 1.0):
         check_stack(n, None)
         self.n = int(n)
-        self.decision_set = _check_simplex(decision_set)
+        self.decision_set = check_simplex(decision_set)
         self.l2 = float(l2)
         self.temperature = float(temperature)
         self.forget = float(forget)
@@ -176,7 +168,7 @@ class RidgePolicy(base.Estimator):
 
     def __init__(self, decision_set: sets.Simplex | None = None, l2: float = 1.0,
                  temperature: float = 0.1, forget: float = 1.0):
-        _check_simplex(decision_set)
+        check_simplex(decision_set)
         check_real("l2", l2, 0.0, low_open=True)
         check_real("temperature", temperature, 0.0, low_open=True)
         check_real("forget", forget, 0.0, 1.0, low_open=True)

@@ -10,7 +10,7 @@ from river import base
 from onlineboost import sets
 from onlineboost._checks import check_real
 
-from ._features import FeatureIndex, check_stack, check_targets
+from ._features import FeatureIndex, check_simplex, check_stack, check_targets
 
 __all__ = ["SoftmaxPolicy", "SoftmaxPolicyStack"]
 
@@ -18,14 +18,6 @@ __all__ = ["SoftmaxPolicy", "SoftmaxPolicyStack"]
 def _softmax(Z: np.ndarray) -> np.ndarray:
     E = np.exp(Z - Z.max(axis=-1, keepdims=True))  # log-domain shift: cannot overflow
     return E / E.sum(axis=-1, keepdims=True)
-
-
-def _check_simplex(decision_set) -> sets.Simplex:
-    if decision_set is None:
-        return sets.Simplex(2)
-    if not isinstance(decision_set, sets.Simplex):
-        raise ValueError(f"decision_set must be an onlineboost.sets.Simplex, got {decision_set!r}")
-    return decision_set
 
 
 def _check_update(update):
@@ -67,7 +59,7 @@ class SoftmaxPolicyStack:
         check_stack(n, None)
         _check_update(update)
         self.n = int(n)
-        self.decision_set = _check_simplex(decision_set)
+        self.decision_set = check_simplex(decision_set)
         self.lr = lr
         self.decay = decay
         self.update = update
@@ -197,7 +189,7 @@ class SoftmaxPolicy(base.Estimator):
 
     def __init__(self, decision_set: sets.Simplex | None = None, lr: float = 0.1,
                  decay: str = "constant", update: str = "exponentiated"):
-        _check_simplex(decision_set)
+        check_simplex(decision_set)
         check_real("lr", lr, 0.0, low_open=True)
         if decay not in ("sqrt", "constant"):
             raise ValueError(f"decay must be 'sqrt' or 'constant', got {decay!r}")
