@@ -59,8 +59,6 @@ def prox_distance(z: np.ndarray, K: sets.ConvexSet, lam: float) -> np.ndarray:
     return proj + keep * r
 
 
-_SIMPLICES = (sets.Simplex, sets.CappedSimplex)  # (their `_project`: `projection_simplex`
-# when cap >= 1; subclasses may override it)
 _SMALL = 64  # one row of at most this many entries: `_prox_distance_rows` (more rows, or
 # longer ones: numpy's kernel is cheaper than the Python loop)
 
@@ -174,12 +172,7 @@ class Extension:
             X = x.tolist()
             dy = [delta * b for b in y.tolist()]
             Z = [[a - b for a, b in zip(row, dy)] for row in X]
-            K = self.decision_set
-            if type(K) in _SIMPLICES and K.cap >= 1 and len(dy) <= sets._SMALL:
-                # `projection_simplex`'s own plain-float kernel, without the round trip
-                P = [sets._projection_simplex_row(z, 1.0) for z in Z]
-            else:
-                P = K.project_unchecked(np.array(Z)).tolist()
+            P = [self.decision_set.project_row_unchecked(z) for z in Z]  # the set's kernel
             P = _prox_distance_rows(Z, P, delta * self.kappa)
             return np.array([[(a - b) / delta for a, b in zip(xr, pr)]
                              for xr, pr in zip(X, P)])

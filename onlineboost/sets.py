@@ -113,7 +113,7 @@ def _projection_simplex_small(x: np.ndarray, scale: float) -> np.ndarray:
 
 def _projection_simplex_row(z: list, scale: float) -> list:
     """`projection_simplex` of one point given as a non-empty list of finite floats, as a list
-    (the plain-float kernel; `Extension.gradient_unchecked` calls it on its own rows).
+    (the plain-float kernel; `CappedSimplex.project_row_unchecked` serves it to callers).
 
     The row is shifted by its maximum first (the projection commutes with adding a multiple
     of the all-ones vector), so that the sorted threshold search cannot lose the row to
@@ -315,6 +315,12 @@ class ConvexSet(base.Base):
         array([1., 0., 0.])
         """
         return self._project(x)
+
+    def project_row_unchecked(self, z: list) -> list:
+        """`project_unchecked` of one point given as a list of finite floats, as a list: the
+        per-round path of callers that hold a short row in plain floats (sets with a plain-float
+        kernel override it; this default goes through `project_unchecked`)."""
+        return self._project(np.array(z)).tolist()
 
     def distance(self, x) -> np.ndarray:
         """$\\operatorname{Dist}(x, K) = \\|x - \\Pi_K(x)\\|_2$, one value a point."""
@@ -537,6 +543,14 @@ class CappedSimplex(ConvexSet):
         if self.cap >= 1:
             return projection_simplex(x)
         return projection_capped_simplex(x, float(self.cap))
+
+    def project_row_unchecked(self, z: list) -> list:
+        # the plain simplex's own kernel, with no round trip through numpy, unless a subclass
+        # projects otherwise (its `_project` then decides)
+        if (self.cap >= 1 and len(z) <= _SMALL
+                and type(self)._project is CappedSimplex._project):
+            return _projection_simplex_row(z, 1.0)
+        return super().project_row_unchecked(z)
 
     def _vertex(self) -> np.ndarray:
         """A vertex sorted decreasingly: k coordinates at cap, one remainder, zeros."""
