@@ -341,6 +341,20 @@ class BoOCO(_BoOCOCore, base.Regressor):
       ($\frac12\|a - y\|^2$ is $1/D^2$-exp-concave on K since $\|a - y\| \le D$: the Hessian
       $I \succeq \eta (a - y)(a - y)^\top$), regret $\le D^2 \ln(1/\pi_i)$ (Hazan 2016, §4.4).
 
+    **Mixing only once a stage leads.** The aggregate plays the first copy alone, exactly, until
+    some stage's cumulative loss is below the first copy's by $B = \ln(1/\pi_1)/\eta$ (its own
+    bound against the first copy: $\ln 2$ in model units on the raw-target K); from the next
+    round on it runs the algorithm above afresh (losses counted from that round). Before, its
+    regret against the first copy is 0, and against a stage below $B$ plus one round's loss
+    ($\le D^2/2$); after, the algorithm's bounds add. So at every round, against the first
+    copy the regret is at most $B$, and against each stage at most
+    $B + \ln(1/\pi_i)/\eta + D^2/2$ ($\ln 2$ and $\ln 4N + 2$ on the raw-target K). Where
+    no stage ever gets ahead of the weak learner by $B$ (on the development stream
+    ChickWeights the first copy's residual holds nothing the later copies can learn), BoOCO
+    plays exactly what `BoOCO(n_learners=1)` plays, instead of paying part of $B$ for weights
+    that, in hindsight, only had to find the first copy (measured: $N = 10$ lost 0.01-0.08% MAE
+    to $N = 1$ there, over copy seeds 0-4, when it mixed from the first round).
+
     So the model is never worse than the weak learner alone, or than any $N' \le N$, by more
     than that bound, and tracks the best $N$ in hindsight. Targets outside a given K are
     projected onto it in the aggregate's loss (the bound is on that loss). `aggregate=False`
@@ -429,7 +443,7 @@ class BoOCO(_BoOCOCore, base.Regressor):
     >>> from onlineboost import BoOCO
     >>> model = preprocessing.StandardScaler() | BoOCO()
     >>> evaluate.progressive_val_score(datasets.TrumpApproval(), model, metrics.MAE())
-    MAE: 0.350247
+    MAE: 0.350004
 
     The paper's setting: stumps on a stream whose target is a convex combination of stumps,
     K = [-1, 1] given, Algorithm 1's own output:
@@ -491,6 +505,11 @@ class BoOCO(_BoOCOCore, base.Regressor):
         # (prior mass on a benchmark, as in Sani, Neu & Lazaric's (A, B)-Prod)
         self._log_prior = np.log(np.r_[0.5, np.full(n_learners, 0.5 / n_learners)])
         self._aggregate_loss = 0.0
+        # the weak learner is played until a stage leads it by the aggregate's own bound against
+        # it, ln(1/pi_1)/eta; from the next round on, the aggregating algorithm, started afresh
+        self._lead = -self._log_prior[0] / self._eta_ew
+        self._mixing = False
+        self._since = np.zeros(n_learners + 1)  # the experts' losses since mixing began
 
     @staticmethod
     def _face(decision_set, loss) -> bool:
@@ -560,6 +579,8 @@ class BoOCO(_BoOCOCore, base.Regressor):
 
     def _mix(self, P: np.ndarray) -> np.ndarray:
         """The aggregate's point for the experts' points `P` (N + 1, d)."""
+        if not self._mixing:
+            return P[0].copy()  # the weak learner alone
         w = self._weights()
         if self._interval is None:
             return w @ P
@@ -580,23 +601,31 @@ class BoOCO(_BoOCOCore, base.Regressor):
         return np.array([min(max(a, lo), hi)])
 
     def _weights(self) -> np.ndarray:
-        e = self._log_prior - self._eta_ew * self._expert_loss  # w_i = pi_i e^{-eta L_i}
+        if not self._mixing:
+            return np.eye(1, self.n_learners + 1)[0]  # all on the weak learner
+        e = self._log_prior - self._eta_ew * self._since  # w_i = pi_i e^{-eta L_i}
         w = np.exp(e - e.max())
         return w / w.sum()
 
     @property
     def aggregate_weights(self) -> np.ndarray:
-        """Weights of the experts: the first copy alone, then $N = 1, \\dots, N$ (a copy)."""
+        """Weights of the experts: the first copy alone, then $N = 1, \\dots, N$ (a copy); all on
+        the first copy until the aggregate mixes."""
         return self._weights()
 
     @property
     def aggregate_state(self) -> dict:
         r"""Cumulative losses, in model units, of the aggregate and of every expert (first copy,
-        then $N = 1..N$), the rate $\eta$ ($4/D^2$ on an interval, $1/D^2$ otherwise) and the
-        regret bound against each expert, $\ln(1/\pi_i)/\eta$: $\ln 2/\eta$ against the first
-        copy, $\ln(2N)/\eta$ against each stage."""
+        then $N = 1..N$), the rate $\eta$ ($4/D^2$ on an interval, $1/D^2$ otherwise), whether
+        the aggregate mixes yet (`"mixing"`), and the regret bound against each expert (class
+        docstring): $\ln(1/\pi_1)/\eta = \ln 2/\eta$ against the first copy, and
+        $(\ln(1/\pi_1) + \ln(1/\pi_i))/\eta + D^2/2 = \ln(4N)/\eta + D^2/2$ against
+        each stage."""
+        D2 = self._K.diameter ** 2
+        bound = self._lead - self._log_prior / self._eta_ew + 0.5 * D2
+        bound[0] = self._lead
         return {"aggregate": self._aggregate_loss, "experts": self._expert_loss.copy(),
-                "eta": self._eta_ew, "bound": -self._log_prior / self._eta_ew}
+                "eta": self._eta_ew, "mixing": self._mixing, "bound": bound}
 
     # -- the river face --------------------------------------------------------------------------
 
@@ -647,8 +676,14 @@ class BoOCO(_BoOCOCore, base.Regressor):
             target = (min(max(u, self._interval[0]), self._interval[1])
                       if self._interval is not None else self._K.project_unchecked(
                           np.broadcast_to(u, (self._K.dim,)).astype(np.float64)))
-            self._expert_loss += 0.5 * np.sum((P - target) ** 2, axis=-1)
+            loss = 0.5 * np.sum((P - target) ** 2, axis=-1)
+            self._expert_loss += loss
             self._aggregate_loss += 0.5 * float(np.sum((a - target) ** 2))
+            if self._mixing:
+                self._since += loss
+            else:  # mix from the next round once a stage leads the weak learner by the bound
+                self._mixing = bool(np.max(self._expert_loss[0] - self._expert_loss)
+                                    >= self._lead)
         if self._scaled:
             self._y_lo, self._y_hi, self._c, self._h = lo, hi, c, h
 

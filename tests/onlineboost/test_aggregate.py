@@ -25,39 +25,66 @@ def weak_alone(model, x):
     return mu + model.gamma / eta_1 * (model.iterates(x)[0] - mu)
 
 
+def vovk_point(p, w, eta, lo=-1.0, hi=1.0):
+    """Vovk's substitution for (1/2)(a - y)^2 on [lo, hi], written here again."""
+    def g(y):
+        return -np.log(np.sum(w * np.exp(-eta * 0.5 * (p - y) ** 2))) / eta
+
+    return float(np.clip((lo + hi) / 2 + (g(lo) - g(hi)) / (hi - lo), lo, hi))
+
+
 @pytest.mark.parametrize("learner, n, gamma, step", [
     (learners.OnlineStump(), 6, 1.0, "frank-wolfe"),
     (learners.LinearOGD(), 8, 0.5, 0.3),
     (learners.OnlineRidge(), 3, 0.2, "theory"),
     (learners.TinyMLP(seed=2), 1, 1.0, 1.0),
+    (learners.TinyMLP(seed=3), 5, 0.01, 0.01),
 ])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_regret_against_every_prefix_and_the_weak_learner_within_the_bound(
         learner, n, gamma, step, seed):
-    r"""Vovk's aggregating algorithm with eta = 4/D^2 on the 4/D^2-mixable loss (1/2)(a - y)^2
-    over K (targets inside K) and the prior pi = (1/2, 1/(2N), ..., 1/(2N)):
-    sum_t loss(aggregate) - sum_t loss(expert i) <= (D^2/4) ln(1/pi_i) at every round, for the
-    first copy alone (ln 2) and for every prefix N' <= N (Pi_K(x^N'), ln 2N)."""
+    r"""The aggregate, recomputed here: it plays the first copy W_1 until some stage's cumulative
+    loss is below W_1's by B = (D^2/4) ln 2, then, from the next round, Vovk's aggregating
+    algorithm afresh (eta = 4/D^2, prior pi = (1/2, 1/(2N), ..., 1/(2N)), losses counted from
+    that round). Its regret, at every round: against W_1 at most B (nothing before mixing, the
+    AA's ln(1/pi_1)/eta after); against each prefix N' <= N, Pi_K(x^N'), at most
+    B + (D^2/4) ln(2N) + D^2/2 (the prefix's lead when mixing starts is below B plus one
+    round's loss, at most D^2/2)."""
     K = sets.Interval(-1.0, 1.0)
     model = BoOCO(learner, n_learners=n, gamma=gamma, step_size=step, delta=0.05,
                   decision_set=K, seed=seed)
+    D2 = K.diameter**2
     prior = np.r_[0.5, np.full(n, 0.5 / n)]  # written here again, not read from the model
-    bound = K.diameter**2 / 4 * np.log(1.0 / prior)  # Vovk: (1/2)(a - y)^2 is 4/D^2-mixable
+    eta, lead = 4.0 / D2, D2 / 4 * np.log(2.0)
+    bound = np.r_[lead, np.full(n, lead + D2 / 4 * np.log(2.0 * n) + D2 / 2)]
     np.testing.assert_allclose(model.aggregate_state["bound"], bound)
-    agg = 0.0
-    experts = np.zeros(n + 1)
+    agg, experts, since, mixing, rounds_mixed = 0.0, np.zeros(n + 1), np.zeros(n + 1), False, 0
     for x, y in stump_stream(1500, seed):
         y = min(max(y, -1.0), 1.0)  # targets inside K: the aggregate's loss is the true loss
         a = model.predict_one(x)
         first = float(np.clip(weak_alone(model, x)[0], -1.0, 1.0))
-        staged = model.staged_predict_one(x)
+        P = np.concatenate([[first], model.staged_predict_one(x)])
+        assert model.aggregate_state["mixing"] == mixing
+        if mixing:
+            w = prior * np.exp(-eta * (since - since.min()))
+            assert a == pytest.approx(vovk_point(P, w / w.sum(), eta), abs=1e-9)
+            rounds_mixed += 1
+        else:
+            assert a == pytest.approx(first, abs=1e-12)  # the weak learner alone
+        loss = 0.5 * (P - y) ** 2
         agg += 0.5 * (a - y) ** 2
-        experts += 0.5 * (np.concatenate([[first], staged]) - y) ** 2
+        experts += loss
+        since += loss if mixing else 0.0
+        mixing = mixing or bool(np.max(experts[0] - experts) >= lead)
         assert np.all(agg - experts <= bound + 1e-9)
         model.learn_one(x, y)
     state = model.aggregate_state
     assert state["aggregate"] == pytest.approx(agg, rel=1e-9)
     np.testing.assert_allclose(state["experts"], experts, rtol=1e-9)
+    if n == 1 and gamma == step:  # x^1 = W_1: no stage ever leads, the aggregate is W_1
+        assert rounds_mixed == 0
+    else:  # both phases were checked (measured: mixing from round 10-520 of 1500)
+        assert 0 < rounds_mixed < 1500
 
 
 def test_regret_bound_in_model_units_with_raw_targets():
@@ -67,7 +94,28 @@ def test_regret_bound_in_model_units_with_raw_targets():
         model.learn_one(x, y)
         state = model.aggregate_state
         assert np.all(state["aggregate"] - state["experts"] <= state["bound"] + 1e-9)
-    np.testing.assert_allclose(state["bound"], np.log([2.0] + [10.0] * 5))  # 1/pi: 2, then 2N
+    # D = 2: ln 2 against the first copy, ln 2 + ln 2N + D^2/2 against each stage
+    np.testing.assert_allclose(state["bound"], [np.log(2.0)] + [np.log(20.0) + 2.0] * 5)
+
+
+def test_until_a_stage_leads_by_the_bound_the_model_is_the_weak_learner_alone():
+    """BoOCO() plays exactly what BoOCO(n_learners=1) plays (its first copy) until a stage's
+    loss is below the first copy's by ln 2 (model units); then it mixes, and departs from it.
+    (An aggregate that mixes from the first round departs from N = 1 at once.)"""
+    ten, one = BoOCO(), BoOCO(n_learners=1)
+    switched = None
+    for t, (x, y) in enumerate(sum_of_units(1500, 0)):
+        p10, p1 = ten.predict_one(x), one.predict_one(x)
+        if not ten.aggregate_state["mixing"]:
+            assert p10 == p1
+        elif switched is None:
+            switched = t
+            state = ten.aggregate_state
+            assert np.max(state["experts"][0] - state["experts"]) >= np.log(2.0)
+        ten.learn_one(x, y)
+        one.learn_one(x, y)
+    assert switched is not None and p10 != p1
+    assert not one.aggregate_state["mixing"]  # N = 1: x^1 = W_1, nothing ever leads
 
 
 def test_aggregate_weights_move_to_the_better_prefix():
