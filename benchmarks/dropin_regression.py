@@ -100,7 +100,7 @@ eta_i = 2/(i+1), lambda_i = eta_i / gamma) trained copy i toward (u - x^{i-1}) /
 played x^i = (1 - eta_i) x^{i-1} + eta_i W_i: a perfect copy gives x^i = u - eta_i x^{i-1},
 so the later stages undid the first copy's fit and N = 10 lost to N = 1 on four streams.
 Where the later stages have no edge (their residual fits are noise), no stage gets ahead of
-the first copy by ln 2 and N = 10 plays exactly what N = 1 plays (ratio 1 exactly, as on
+the first copy by ln 2 and N = 10 plays what N = 1 plays (ratio 1 up to float rounding, as on
 ChickWeights at every seed); where one does, the aggregate takes over from the next round.
 The rule for the defaults is in `BoOCO`'s docstring; none of it was fitted to a stream
 (eta = 0.01 is the paper's step, gamma = eta follows from lambda_i = 1). Rates are from one
@@ -137,7 +137,7 @@ seeds 3-4 1.001-1.002: the held stages sit within 1-2% of the first copy and the
 longer leave them). What works is not mixing before there is something to mix: the aggregate
 now plays the first copy until a stage's loss is below it by ln 2, the aggregate's own bound
 against it (regret 0 against the first copy until then; the bounds: `BoOCO`'s docstring). On
-the replayed experts this gave 1 exactly wherever no stage ever leads (ChickWeights seeds 0-4,
+the replayed experts this gave 1 wherever no stage ever leads (ChickWeights seeds 0-4,
 Diabetes seeds 0 and 3-4, Boston and StumpMixture seeds 3-4) and below 1 everywhere else; the mean
 ratio over the 30 (stream, seed) cells moved from 0.9725 to 0.9744."""
 
@@ -182,6 +182,9 @@ def diagnosis_table(streams: dict, seeds) -> list[str]:
             f"{w[0] + w[1]:.3f} | {d['regret']:.3f} / {d['bound']:.3f} |")
         print(lines[-1], flush=True)
     return lines
+
+
+_ROUNDING = 1e-12
 
 
 def _scaled_booco(n: int, seed: int):
@@ -244,12 +247,15 @@ def main(argv=None):
     lines.append(f"\nTarget 1 (MAE ≤ river's best on ≥ 4 of 5 real streams, ≤ 1.05× on the "
                  f"rest): {wins} of 5 at or below, {within} of 5 within 1.05× — "
                  f"{'holds' if wins >= 4 and within == 5 else 'does not hold'}.")
-    worse = [s for s in streams
-             if results[s, "BoOCO(N=10)"]["MAE"] > results[s, "BoOCO(N=1)"]["MAE"]]
+    # worse: above by more than float rounding (N = 10's first copy is N = 1's network evaluated
+    # inside a stack of ten, whose sums numpy may add in another order)
+    worse = [s for s in streams if results[s, "BoOCO(N=10)"]["MAE"]
+             > (1 + _ROUNDING) * results[s, "BoOCO(N=1)"]["MAE"]]
     ratios = ", ".join(
         f"{s} {results[s, 'BoOCO(N=10)']['MAE'] / results[s, 'BoOCO(N=1)']['MAE']:.4f}"
         for s in streams)
-    lines.append(f"\nTarget 2 (N = 10 never worse than N = 1): "
+    lines.append(f"\nTarget 2 (N = 10 never worse than N = 1, beyond a relative {_ROUNDING:g} "
+                 f"of float rounding): "
                  f"{'holds' if not worse else 'fails on ' + ', '.join(worse)} "
                  f"(MAE of N = 10 / N = 1: {ratios}).")
     slow = [s for s in streams
@@ -258,14 +264,18 @@ def main(argv=None):
                  f"{'holds' if not slow else 'fails on ' + ', '.join(slow)}.")
     if args.seeds:
         lines += ["", "N = 10 / N = 1 (MAE) with the default learner seeded by `seed` "
-                  "(the table is seed None, i.e. 0):", "",
+                  "(the table is seed None, i.e. 0); (=): N = 10 never mixed, so it played its "
+                  "first copy, N = 1's network, at every round (the MAEs agree up to float "
+                  "rounding, about 1e-16 relative):", "",
                   "| seed | " + " | ".join(streams) + " |", "|---|" + "---:|" * len(streams)]
         for seed in args.seeds:
             cells = []
             for sname, stream in streams.items():
                 one = progressive(_scaled_booco(1, seed), stream)["MAE"]
-                ten = progressive(_scaled_booco(10, seed), stream)["MAE"]
-                cells.append(f"{ten / one:.4f}")
+                model = _scaled_booco(10, seed)
+                ten = progressive(model, stream)["MAE"]
+                mixed = list(model.steps.values())[-1].aggregate_state["mixing"]
+                cells.append(f"{ten / one:.4f}" + ("" if mixed else " (=)"))
                 print(f"seed {seed} {sname:14s} N=10/N=1 {ten / one:.4f}", flush=True)
             lines.append(f"| {seed} | " + " | ".join(cells) + " |")
     lines += ["", "What the later stages and the aggregate do (`stage_diagnosis`): MAE of the "
