@@ -511,6 +511,13 @@ class BoOCO(_BoOCOCore, base.Regressor):
         self._mixing = False
         self._since = np.zeros(n_learners + 1)  # the experts' losses since mixing began
 
+    def __setstate__(self, state):
+        # pickled before the aggregate waited for a stage to lead: it mixed from its first round
+        if "_expert_loss" in state and "_mixing" not in state:
+            state = dict(state, _mixing=True, _since=state["_expert_loss"].copy(),
+                         _lead=-state["_log_prior"][0] / state["_eta_ew"])
+        self.__dict__.update(state)
+
     @staticmethod
     def _face(decision_set, loss) -> bool:
         # the drop-in regressor: no decision set given and a regression loss

@@ -323,3 +323,24 @@ def test_auto_gamma_and_steps_follow_what_the_copies_play(kwargs, eta, gamma):
 def test_bad_auto_parameters_are_refused_naming_them(kwargs, match):
     with pytest.raises(ValueError, match=match):
         BoOCO(**kwargs)
+
+
+def test_a_model_pickled_before_the_lead_rule_keeps_mixing_from_its_first_round():
+    """A BoOCO pickled by the previous code (no `_mixing`, `_since`, `_lead`) loads as the
+    aggregate it was: mixing, with the losses since its first round."""
+    model = BoOCO(seed=0)
+    for x, y in sum_of_units(200, 1):
+        model.learn_one(x, y)
+    old = model.__dict__.copy()
+    for key in ("_mixing", "_since", "_lead"):
+        del old[key]
+    legacy = BoOCO.__new__(BoOCO)
+    legacy.__setstate__(old)
+    assert legacy.aggregate_state["mixing"]
+    np.testing.assert_array_equal(legacy._since, model._expert_loss)
+    assert legacy._lead == pytest.approx(np.log(2.0))
+    x, y = next(sum_of_units(1, 2))
+    assert np.isfinite(legacy.predict_one(x))
+    legacy.learn_one(x, y)
+    again = pickle.loads(pickle.dumps(model))  # a current pickle round-trips as it was
+    assert again.aggregate_state["mixing"] == model.aggregate_state["mixing"]
