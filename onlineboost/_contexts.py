@@ -31,6 +31,7 @@ __all__ = ["ContextVectors", "MAX_ABS"]
 
 MAX_ABS = 1e100  # largest accepted |feature value|: squares and their sums stay finite
 _FAST = frozenset({float, int})
+SMALL = 24  # up to this many columns the usual round's scaling runs in plain floats
 
 
 def _values(x: dict, name: str) -> np.ndarray:
@@ -56,6 +57,19 @@ def _values(x: dict, name: str) -> np.ndarray:
         raise ValueError(f"{name}[{bad!r}] must be finite with |value| <= {MAX_ABS:g}, "
                          f"got {x[bad]!r}")
     return v
+
+
+def _floats(x: dict, name: str) -> list:
+    """`_values` as a list of floats (the plain-float scaling's input)."""
+    vals = x.values()
+    types = set(map(type, vals))
+    if types <= _FAST:  # plain floats and ints: checked in plain Python
+        try:
+            if not vals or (math.isfinite(sum(vals)) and max(map(abs, vals)) <= MAX_ABS):
+                return list(vals) if int not in types else [float(value) for value in vals]
+        except OverflowError:  # an int beyond the float range
+            pass
+    return _values(x, name).tolist()
 
 
 class ContextVectors:
@@ -85,11 +99,15 @@ class ContextVectors:
         self._keys: tuple = ()  # keys of the last committed dict, in its order
         self._idx = None  # their columns (None: exactly all columns, in order)
         self._stats = scaling.Stats.empty()  # the scaling statistics (`onlineboost.scaling`)
-        self._next = None  # what `commit` stores: (columns, keys, idx, stats)
+        # the same statistics' count, mean and var as lists while the plain-float scaling runs
+        # (`_stats` then holds the rest: dev and buf, which the ready rule leaves alone)
+        self._fast = None
+        self._next = None  # what `commit` stores: (columns, keys, idx, stats, fast)
 
     def __getstate__(self):
         state = dict(self.__dict__)
         state["_next"] = None  # an uncommitted read is not state
+        state["_stats"], state["_fast"] = self._current_stats(), None  # lists: not state
         return state
 
     def __setstate__(self, state):
@@ -101,7 +119,15 @@ class ContextVectors:
             state["_stats"] = st
             if state.get("_next") is not None:
                 state["_next"] = None
+        state.setdefault("_fast", None)
         self.__dict__.update(state)
+
+    def _current_stats(self) -> scaling.Stats:
+        """The committed statistics as a `scaling.Stats` (the lists' values, if they run)."""
+        st, fast = self._stats, self._fast
+        if fast is None:
+            return st
+        return scaling.Stats(*(np.array(a) for a in fast), st.dev, st.buf, True)
 
     @property
     def names(self) -> list:
@@ -120,26 +146,41 @@ class ContextVectors:
         """
         if not isinstance(x, dict):
             raise ValueError(f"{name} must be a dict of features, got {type(x).__name__}")
-        v = _values(x, name)
         keys = tuple(x)
+        if self.scale and keys == self._keys and self._idx is None:  # the usual round
+            fast = self._fast
+            if fast is None and self._stats.ready and 0 < len(keys) <= SMALL:
+                st = self._stats  # (ready: past the warm-up, positive variances)
+                fast = st.count.tolist(), st.mean.tolist(), st.var.tolist()
+            if fast is not None:
+                out = scaling.learn_transform_floats(*fast, _floats(x, name))
+                if out is not None:
+                    self._next = (self._columns, keys, None, self._stats, out[:3])
+                    return np.array(out[3])
+            elif self._stats.ready:
+                st, z = scaling.learn_transform(self._stats, _values(x, name))
+                self._next = (self._columns, keys, None, st, None)
+                return z
+        v = _values(x, name)
         columns, idx = self._columns, self._idx
         if keys != self._keys:
             columns, idx = self._index(keys)
         q = len(columns)
+        stats = self._current_stats()
         if not self.scale:
-            self._next = (columns, keys, idx, self._stats)
+            self._next = (columns, keys, idx, stats, None)
             if idx is None:
                 return v
             out = np.zeros(q)
             out[idx] = v
             return out
-        st = self._stats.grow(q)
-        if idx is None:  # the usual stream: the same keys every round
+        st = stats.grow(q)
+        if idx is None:  # the same keys every round
             st = scaling.learn(st, v)
-            self._next = (columns, keys, idx, st)
+            self._next = (columns, keys, idx, st, None)
             return scaling.transform(st, v)
         part = scaling.learn(st.take(idx), v)
-        self._next = (columns, keys, idx, st.put(idx, part))
+        self._next = (columns, keys, idx, st.put(idx, part), None)
         out = np.zeros(q)
         out[idx] = scaling.transform(part, v)
         return out
@@ -147,7 +188,7 @@ class ContextVectors:
     def commit(self) -> None:
         """Store what the last `read` learned (columns and scaling statistics)."""
         if self._next is not None:
-            self._columns, self._keys, self._idx, self._stats = self._next
+            self._columns, self._keys, self._idx, self._stats, self._fast = self._next
             self._next = None
 
     def _index(self, keys: tuple) -> tuple:
