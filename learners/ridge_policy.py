@@ -21,6 +21,8 @@ from ._features import FeatureIndex, VectorStackEntries, check_simplex, check_st
 
 __all__ = ["RidgePolicy", "RidgePolicyStack"]
 
+_ONE = np.ones(1)  # the bias entry of [1, c]
+
 
 class RidgePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _features
     r"""$n$ copies of `RidgePolicy`: weights $\Theta$ `(n, k, 1 + p)`, shared $A^{-1}$.
@@ -89,7 +91,9 @@ class RidgePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _featur
             else:
                 self._grow(len(c) + 1)
                 q = len(c) + 1
-        ce = np.empty(q) if len(c) + 1 == q else np.zeros(q)
+        if len(c) + 1 == q:  # (the usual case: one call)
+            return np.concatenate((_ONE, c))
+        ce = np.zeros(q)
         ce[0] = 1.0
         ce[1:len(c) + 1] = c
         return ce
@@ -110,7 +114,7 @@ class RidgePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _featur
             m = min(row)  # log-domain shift: cannot overflow
             e = [math.exp((m - v) * beta) for v in row]
             total = sum(e)
-            return np.array([[v / total for v in e]])
+            return np.array([v / total for v in e])[None]
         z = costs.min(axis=1, keepdims=True) - costs
         E = np.exp(z * beta)
         return E / E.sum(axis=1, keepdims=True)

@@ -395,7 +395,10 @@ class BoBLO(bandit.base.ContextualPolicy):
             raise
 
     def _play_features(self, context) -> tuple[int | None, np.ndarray | None]:
-        x = self._features(context)
+        if self._transformer is None and self._vector:  # (`_features`, inlined: the usual case)
+            x = self._reader.read({} if context is None else context)
+        else:
+            x = self._features(context)
         d, eta = self._d, self.exploration
         X = self._booco.iterates(x)  # x^1, ..., x^N (Algorithm 1, steps 1-2)
         if self._exp4 is not None:
@@ -410,11 +413,11 @@ class BoBLO(bandit.base.ContextualPolicy):
             pl = p.tolist()
             x_t = None
         else:
-            x_t = X[-1]
-            w = x_t.tolist()
+            x_t = None  # (X[-1] unless projected)
+            w = X.tolist()[-1]
             total = sum(w)  # (NaN: not in K)
             if not (self._simplex and total == total and min(w) >= 0.0):
-                x_t = self._K.project(x_t)  # BoOCO's point Pi_K(x^N) (step 3)
+                x_t = self._K.project(X[-1])  # BoOCO's point Pi_K(x^N) (step 3)
                 # (x^N >= 0 summing to 1 is in K already)
                 w = (x_t if self._simplex else self._arm_set.project(x_t)).tolist()
             a, b = 1.0 - eta, eta / d
@@ -431,7 +434,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                 self._pending = (context, x, i, X, eta / d, True)
                 return i, self._eye[i]
             self._pending = (context, x, None, X, None, False)
-            return None, x_t
+            return None, X[-1] if x_t is None else x_t
         a = _draw(c, self._rng.random())  # a_t ~ p_t
         self._pending = (context, x, a, X, pl[a], False)
         return a, None  # (the vertex e_a: the caller forms it if it needs it)
