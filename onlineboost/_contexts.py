@@ -99,8 +99,9 @@ class ContextVectors:
         self._keys: tuple = ()  # keys of the last committed dict, in its order
         self._idx = None  # their columns (None: exactly all columns, in order)
         self._stats = scaling.Stats.empty()  # the scaling statistics (`onlineboost.scaling`)
-        # the same statistics' count, mean and var as lists while the plain-float scaling runs
-        # (`_stats` then holds the rest: dev and buf, which the ready rule leaves alone)
+        # known past the warm-up, same keys: True (numpy kernel on `_stats`), or the statistics'
+        # count, mean, var, dev (lists) and ready while the plain-float scaling runs (`_stats`
+        # then holds the rest: buf); None: not known
         self._fast = None
         self._next = None  # what `commit` stores: (columns, keys, idx, stats, fast)
 
@@ -125,9 +126,9 @@ class ContextVectors:
     def _current_stats(self) -> scaling.Stats:
         """The committed statistics as a `scaling.Stats` (the lists' values, if they run)."""
         st, fast = self._stats, self._fast
-        if fast is None:
+        if fast is None or fast is True:
             return st
-        return scaling.Stats(*(np.array(a) for a in fast), st.dev, st.buf, True)
+        return scaling.Stats(*(np.array(a) for a in fast[:4]), st.buf, fast[4])
 
     @property
     def names(self) -> list:
@@ -148,19 +149,20 @@ class ContextVectors:
             raise ValueError(f"{name} must be a dict of features, got {type(x).__name__}")
         keys = tuple(x)
         if self.scale and keys == self._keys and self._idx is None:  # the usual round
-            fast = self._fast
-            if fast is None and self._stats.ready and 0 < len(keys) <= SMALL:
-                st = self._stats  # (ready: past the warm-up, positive variances)
-                fast = st.count.tolist(), st.mean.tolist(), st.var.tolist()
-            if fast is not None:
-                out = scaling.learn_transform_floats(*fast, _floats(x, name))
-                if out is not None:
-                    self._next = (self._columns, keys, None, self._stats, out[:3])
-                    return np.array(out[3])
-            elif self._stats.ready:
-                st, z = scaling.learn_transform(self._stats, _values(x, name))
-                self._next = (self._columns, keys, None, st, None)
+            fast, st = self._fast, self._stats
+            if fast is None and len(keys) and st.count.min() >= scaling.WARMUP:
+                fast = True if len(keys) > SMALL else (
+                    st.count.tolist(), st.mean.tolist(), st.var.tolist(), st.dev.tolist(),
+                    st.ready)
+            if fast is True:  # a long row past the warm-up: one numpy kernel
+                st, z = scaling.learn_transform(st, _values(x, name))
+                self._next = (self._columns, keys, None, st, True)
                 return z
+            if fast is not None:  # a short row past the warm-up: plain floats
+                out = scaling.learn_transform_floats(*fast[:4], _floats(x, name), fast[4])
+                if out is not None:
+                    self._next = (self._columns, keys, None, st, out[:5])
+                    return np.array(out[5])
         v = _values(x, name)
         columns, idx = self._columns, self._idx
         if keys != self._keys:

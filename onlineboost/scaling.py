@@ -210,8 +210,8 @@ def transform(st: Stats, v: np.ndarray, clip: float = CLIP) -> np.ndarray:
 
 def learn_transform(st: Stats, v: np.ndarray, k: float = K,
                     clip: float = CLIP) -> tuple[Stats, np.ndarray]:
-    """`(learn(st, v, k), transform(that, v, clip))` in one call, for statistics that are
-    `ready` (every column past the warm-up with a positive variance) and values `v` of magnitude
+    """`(learn(st, v, k), transform(that, v, clip))` in one call, for statistics whose columns
+    are all past the warm-up (`st.count.min() >= warmup`) and values `v` of magnitude
     at most `MAX_ABS` (already validated): the same operations, entry by entry, without the
     checks and clamps that are no-ops there (fewer numpy calls on a short row).
 
@@ -219,19 +219,29 @@ def learn_transform(st: Stats, v: np.ndarray, k: float = K,
     --------
     >>> import numpy as np
     >>> from onlineboost.scaling import Stats, learn, learn_transform, transform
-    >>> st = Stats.empty(2, warmup=5)
-    >>> for t in range(8):
-    ...     st = learn(st, np.array([t % 3, 2.0 * t]), warmup=5)
-    >>> st.ready
-    True
-    >>> new, z = learn_transform(st, np.array([1.5, 30.0]))
-    >>> np.array_equal(z, transform(learn(st, np.array([1.5, 30.0])), np.array([1.5, 30.0])))
+    >>> st = Stats.empty(3, warmup=5)
+    >>> for t in range(8):  # (the third column is constant: variance 0)
+    ...     st = learn(st, np.array([t % 3, 2.0 * t, 1.0]), warmup=5)
+    >>> v = np.array([1.5, 30.0, 1.0])
+    >>> new, z = learn_transform(st, v)
+    >>> z.round(3)
+    array([0.729, 2.436, 0.   ])
+    >>> np.array_equal(z, transform(learn(st, v, warmup=5), v))
     True
     """
     count, mean, var = st.count, st.mean, st.var
     n = count + 1.0
-    h = np.sqrt(var)
-    h *= k
+    if st.ready or (len(v) and var.min() > 0.0):  # learn's usual round
+        h = np.sqrt(var)
+        h *= k
+        dev, ready = st.dev, True
+    else:  # some variance is 0: its band is the last deviation (learn's rule after warm-up)
+        positive = var > 0.0
+        h = np.sqrt(var)
+        h *= k
+        h = np.where(positive, h, st.dev)
+        dev = np.where(~positive & (v != mean), np.abs(v - mean), st.dev)
+        ready = False
     c = np.maximum(v, mean - h)
     np.minimum(c, mean + h, out=c)
     d0 = c - mean
@@ -243,31 +253,42 @@ def learn_transform(st: Stats, v: np.ndarray, k: float = K,
     c /= n
     c += var
     new_var = np.maximum(c, 0.0, out=c)
-    z = v - new_mean
-    z /= np.sqrt(new_var)  # (ready: positive; a variance worn down to 0 divides as numpy does)
+    sd = np.sqrt(new_var)
+    if ready or sd.min() > 0.0:  # transform's division (ready: as numpy divides, even by 0)
+        z = v - new_mean
+        z /= sd
+    else:
+        z = np.zeros(len(v))
+        np.divide(v - new_mean, sd, out=z, where=sd > 0.0)
     np.maximum(z, -clip, out=z)
-    return Stats(n, new_mean, new_var, st.dev, st.buf, True), np.minimum(z, clip, out=z)
+    return Stats(n, new_mean, new_var, dev, st.buf, ready), np.minimum(z, clip, out=z)
 
 
-def learn_transform_floats(count: list, mean: list, var: list, v: list, k: float = K,
-                           clip: float = CLIP) -> tuple[list, list, list, list] | None:
-    """`learn_transform` on plain floats (lists, one entry per column): the same operations
-    entry by entry, so the same numbers bit for bit, and cheaper than numpy's calls on a short
-    row. Returns `(count, mean, var, z)`, or `None` when a new variance is 0 (where numpy
-    divides by 0: the caller falls back to `learn_transform`).
+def learn_transform_floats(count: list, mean: list, var: list, dev: list, v: list,
+                           ready: bool, k: float = K, clip: float = CLIP) -> tuple | None:
+    """`learn_transform` on plain floats (lists, one entry per column; `ready` is `st.ready`):
+    the same operations entry by entry, so the same numbers bit for bit, and cheaper than
+    numpy's calls on a short row. Returns `(count, mean, var, dev, ready, z)`, or `None` when
+    that cannot hold: a value not finite or beyond `MAX_ABS` (the caller validates it), or
+    statistics marked `ready` whose variance wore down to 0 (numpy divides by 0 there).
 
     Examples
     --------
     >>> from onlineboost.scaling import learn_transform_floats
-    >>> count, mean, var, z = learn_transform_floats([20.0], [1.0], [4.0], [30.0])
-    >>> count, mean, var, z  # 30 winsorised to 1 + 5 * 2 = 11
-    ([21.0], [1.4761904761904763], [8.344671201814059], [5.0])
+    >>> count, mean, var, dev, ready, z = learn_transform_floats(
+    ...     [20.0, 20.0], [1.0, 3.0], [4.0, 0.0], [0.0, 0.0], [30.0, 3.0], False)
+    >>> mean, var, z  # 30 winsorised to 1 + 5 * 2 = 11; the constant column stays at 0
+    ([1.4761904761904763, 3.0], [8.344671201814059, 0.0], [5.0, 0.0])
     """
     sqrt = math.sqrt
-    out_n, out_m, out_v, out_z = [], [], [], []
-    for x, c0, m, s2 in zip(v, count, mean, var):
+    if not ready:
+        ready = all([s2 > 0.0 for s2 in var])  # learn's test (counts: past the warm-up)
+    out_n, out_m, out_v, out_d, out_z = [], [], [], [], []
+    for x, c0, m, s2, dv in zip(v, count, mean, var, dev):
+        if not -MAX_ABS <= x <= MAX_ABS:
+            return None
         n = c0 + 1.0
-        h = sqrt(s2) * k
+        h = sqrt(s2) * k if ready or s2 > 0.0 else dv
         c = m - h
         if not x < c:  # np.maximum(x, m - h): x unless x < m - h
             c = x
@@ -279,18 +300,24 @@ def learn_transform_floats(count: list, mean: list, var: list, v: list, k: float
         s1 = (d0 * (c - m1) - s2) / n + s2
         if s1 < 0.0:
             s1 = 0.0
-        if s1 == 0.0:
+        if not ready and s2 == 0.0 and x != m:
+            dv = abs(x - m)
+        if s1 > 0.0:
+            zz = (x - m1) / sqrt(s1)
+            if zz < -clip:
+                zz = -clip
+            if zz > clip:
+                zz = clip
+        elif ready:
             return None
-        zz = (x - m1) / sqrt(s1)
-        if zz < -clip:
-            zz = -clip
-        if zz > clip:
-            zz = clip
+        else:
+            zz = 0.0
         out_n.append(n)
         out_m.append(m1)
         out_v.append(s1)
+        out_d.append(dv)
         out_z.append(zz)
-    return out_n, out_m, out_v, out_z
+    return out_n, out_m, out_v, out_d, ready, out_z
 
 
 def _checked(x, name: str) -> np.ndarray:

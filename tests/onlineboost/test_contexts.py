@@ -115,7 +115,8 @@ def test_pickles_mid_stream_and_loads_the_old_state():
 def test_the_fused_scaling_kernels_compute_the_rule_bit_for_bit(q):
     """The usual round (same keys, statistics past the warm-up) runs `scaling.learn_transform`
     or, for short rows, `learn_transform_floats`: the numbers are those of `scaling.learn` then
-    `scaling.transform`, bit for bit, through warm-up, outliers, a pickle and key changes."""
+    `scaling.transform`, bit for bit, through the warm-up, outliers, constant columns (variance
+    0), a pickle and a key change."""
     from onlineboost import scaling
 
     rng = np.random.default_rng(q)
@@ -123,8 +124,12 @@ def test_the_fused_scaling_kernels_compute_the_rule_bit_for_bit(q):
     st = scaling.Stats.empty(q)
     for t in range(200):
         v = rng.normal(loc=2.0, scale=3.0, size=q)
+        v[0] = 4.0  # constant: variance 0, standardised to 0
+        v[1] = 0.0 if t < 60 else float(t % 3)  # constant, then two records set its scale
         if t in (40, 41, 90):
-            v[t % q] = 1e90 if t != 41 else -3e99  # winsorised
+            v[2 + t % (q - 2)] = 1e90 if t != 41 else -3e99  # winsorised
+        if t == 150:
+            v[0] = 5.0  # the constant column deviates once
         if t == 120:  # (a pickled and restored reader goes on with the same numbers)
             reader = pickle.loads(pickle.dumps(reader))
         x = {f"c{j}": float(a) for j, a in enumerate(v)}
