@@ -494,7 +494,8 @@ class BoBLO(bandit.base.ContextualPolicy):
 
     # -- the contextual bandit face (river's ContextualPolicy signatures) -----------------------
 
-    def _pull(self, arm_ids, context):
+    def pull(self, arm_ids, context: dict | None = None):
+        """Pick an arm for the context (river's `ContextualPolicy.pull`)."""
         if self._arms is None:
             try:
                 arms = list(arm_ids)
@@ -534,9 +535,7 @@ class BoBLO(bandit.base.ContextualPolicy):
             self._pending = self._pending[:2] + (i,) + self._pending[3:]
         return self._arms[i]
 
-    def pull(self, arm_ids, context: dict | None = None):
-        """Pick an arm for the context (river's `ContextualPolicy.pull`)."""
-        return self._pull(arm_ids, context)
+    _pull = pull  # (river's abstract entry point: the same method, without a call's layer)
 
     def update(self, arm_id, context, reward) -> None:
         """Learn from the reward in $[0, 1]$ of the pulled arm (loss $= 1 -$ reward)."""
@@ -548,7 +547,9 @@ class BoBLO(bandit.base.ContextualPolicy):
             raise ValueError(f"arm_id {arm_id!r} is not one of the arms {self._arms}")
         if type(reward) is not float or not 0.0 <= reward <= 1.0:  # (fast path: a float in [0, 1])
             reward = _real(reward, "reward", 0.0, 1.0)
-        self._check_pending(context)
+        pending = self._pending
+        if pending is None or (context is not pending[0] and context is not None):
+            self._check_pending(context)  # (names what is wrong, if anything)
         if self._arms[self._pending[2]] != arm_id:
             raise ValueError(f"arm_id {arm_id!r} is not the arm of the pending pull")
         self._feedback(1.0 - reward)
