@@ -60,13 +60,16 @@ def _values(x: dict, name: str) -> np.ndarray:
 
 
 def _floats(x: dict, name: str) -> list:
-    """`_values` as a list of floats (the plain-float scaling's input)."""
+    """The values of `x` as a list of floats for `scaling.learn_transform_floats`, which
+    checks their range itself (`None` back: the caller reads `x` again, through `_values`,
+    which names what is wrong)."""
     vals = x.values()
     types = set(map(type, vals))
-    if types <= _FAST:  # plain floats and ints: checked in plain Python
+    if types <= _FAST:  # plain floats and ints: the type is checked here
+        if int not in types:
+            return list(vals)
         try:
-            if not vals or (math.isfinite(sum(vals)) and max(map(abs, vals)) <= MAX_ABS):
-                return list(vals) if int not in types else [float(value) for value in vals]
+            return [float(value) for value in vals]
         except OverflowError:  # an int beyond the float range
             pass
     return _values(x, name).tolist()

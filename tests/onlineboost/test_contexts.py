@@ -140,3 +140,22 @@ def test_the_fused_scaling_kernels_compute_the_rule_bit_for_bit(q):
     x = {**{f"c{j}": 1.0 for j in range(q)}, "new": 2.0}
     np.testing.assert_array_equal(reader.read(x)[:q], scaling.transform(
         scaling.learn(st, np.ones(q)), np.ones(q)))  # (a new key: the general path)
+
+
+@pytest.mark.parametrize("q", [2, 30])
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), 1e308, -1.1e100, 10**400, True,
+                                 "1.5", None])
+def test_a_bad_value_past_the_warm_up_is_refused_by_name(q, bad):
+    """The usual round's fused kernels (plain floats up to `SMALL` columns, numpy beyond) see
+    the same refusals as the general path: ValueError naming the feature, nothing stored."""
+    reader = ContextVectors(scale=True)
+    for t in range(20):
+        reader.read({f"c{j}": float((t * (j + 1)) % 7) for j in range(q)})
+        reader.commit()
+    before = pickle.dumps(reader)
+    x = {f"c{j}": 1.0 for j in range(q)}
+    x[f"c{q - 1}"] = bad
+    with pytest.raises(ValueError, match=f"context\\['c{q - 1}'\\]"):
+        reader.read(x)
+    reader.commit()
+    assert pickle.dumps(reader) == before
