@@ -6,7 +6,11 @@ running mean and variance per column and standardises the vector, by the rule of
 `onlineboost.scaling` (one record cannot poison the statistics; the kernels `scaling.learn` and
 `scaling.transform`, per feature present in the dict, learn before transform, 0 where the
 variance is 0, outputs clipped to +-`scaling.CLIP`), vectorised over a fixed column index
-instead of dicts of floats.
+instead of dicts of floats. The usual round (the keys of the last round, every column past the
+warm-up) takes one fused kernel instead: `scaling.learn_transform_floats` in plain floats up to
+`SMALL` columns, where numpy's per-call cost exceeds the arithmetic, `scaling.learn_transform`
+beyond; both compute `learn` then `transform` operation by operation, so the numbers are the
+same bit for bit.
 
 A read is two-phase: `read` validates the context and computes its vector and the scaler's next
 statistics without storing anything; `commit` stores them. A caller that refuses the round after

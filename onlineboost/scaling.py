@@ -43,9 +43,11 @@ the warm-up and the injection on, within $0.3 (1 + |z|)$ of the clean run's (the
 hypothesis test there; the bound shrinks like $1/n$ for light tails).
 
 `learn` and `transform` are the numpy kernels (one value per column, arrays never modified);
-`RobustStandardScaler` is the river transformer over dicts, and
-`onlineboost._contexts.ContextVectors` (BoBLO's contexts) uses the kernels directly, so the rule
-lives here only.
+`learn_transform` (numpy) and `learn_transform_floats` (plain floats, for short rows) are the
+two in one call for statistics past the warm-up, the same operations entry by entry (so the
+same numbers, bit for bit) with fewer calls; `RobustStandardScaler` is the river transformer
+over dicts, and `onlineboost._contexts.ContextVectors` (BoBLO's contexts) uses the kernels
+directly, so the rule lives here only.
 """
 
 from __future__ import annotations
