@@ -115,9 +115,10 @@ class RidgePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _featur
             e = [math.exp((m - v) * beta) for v in row]
             total = sum(e)
             return np.array([v / total for v in e])[None]
-        z = costs.min(axis=1, keepdims=True) - costs
+        # (ndarray.min / .sum without their Python wrappers: the same reductions)
+        z = np.minimum.reduce(costs, axis=1, keepdims=True) - costs
         E = np.exp(z * beta)
-        return E / E.sum(axis=1, keepdims=True)
+        return E / np.add.reduce(E, axis=1, keepdims=True)
 
     def predicted_costs(self, c: np.ndarray) -> np.ndarray:
         """The predicted cost of every arm for every copy, `(n, k)` (vector context)."""
