@@ -136,7 +136,8 @@ same interleaved procedure run on main at 294cfd3 and on this code minutes apart
 `BoBLO()` and 1.40x / 1.49x / 1.01x -> 1.37x / 1.59x / 1.14x for `BoBLO(n_learners=5)`
 (ImageSegments / digits / LinearBandit); process CPU time (3 repeats, less sensitive to the
 load) 1.76x / 2.09x / 1.42x -> 1.89x / 2.25x / 1.64x and 1.26x / 1.39x / 0.99x -> 1.33x /
-1.41x / 1.09x. So about 1.1-1.15x faster for N = 1, and N = 5 is not slower.
+1.41x / 1.09x; this table's run, right after: 2.04x / 2.56x / 1.75x and 1.41x / 1.49x /
+1.06x. So about 1.1-1.15x faster for N = 1, and N = 5 is not slower.
 
 What is left, measured call by call on `LinearBandit` (N = 1, CPU time): the loss model of the
 "dr" estimator (`boblo._ArmRidge`: extend, predict with its confidence widths, the residual
