@@ -112,43 +112,45 @@ def main(argv=None):
 
 
 NOTE = """\
-Issue 13's target is at least 3x LinUCB's decisions/s on each stream: **not met**. On
-ImageSegments and `LinearBandit` the ratio is about 1.5-2x; on digits (64 context columns) it is
-near 3x (2.7-3.2x over today's runs of this script, so met in some runs only; 3.5-3.8x as the
-best of seven whole passes of 600 rounds). The same script run on the code before this change
-(main at da5caf9, 3 repeats, the same machine on the same day) gave 1.21x / 1.86x / 0.95x
-for `BoBLO()` and 1.11x / 1.43x / 0.81x for `BoBLO(n_learners=5)`: the round is about 1.5x
-faster for N = 1 and 1.1-1.25x for N = 5, and computes the same numbers.
+Issue 13's target is at least 3x LinUCB's decisions/s on each stream: **not met**, and not
+within reach of the files this pass could change. The pass (branch `blospeed`, on main at
+294cfd3) took numpy calls out of the round where the same operations, entry by entry, could run
+fewer times or in plain floats, so every number is the previous code's (the recorded seeded
+arm laws of `tests/onlineboost/test_boblo.py` pass unchanged; new tests pin the fused scaling
+kernels to `scaling.learn` + `transform` bit for bit):
 
-What BoBLO's round costs is numpy's per-call overhead (about a microsecond a call on an idle
-core, several on a loaded one) and Python's, not arithmetic: with at most a dozen arms and 65
-context columns every array is tiny. The round keeps the matrix products in numpy (the weak
-learner's shared inverse Gram matrix and the loss model's per-arm ones, one Sherman-Morrison
-update each a round, without `np.outer`'s dispatch) and runs the short vectors in plain floats
-where that is cheaper (one weak learner): the weak learner's softmax, x^1, the extension's prox
-of the linear loss on the simplex (`Extension.gradient_unchecked`: the pull by lam Dist and the
-gradient (x - p*)/delta around `sets`' projection), the arm law and its draw (running sums and
-a bisection), the loss model's confidence bounds, and BoOCO's check of a float cost vector and
-kappa's |y|. Every change keeps the operations entry by entry, so the numbers are those of the
-previous code (bit for bit on the recorded seeded runs; `tests/onlineboost/test_boblo.py`,
-`test_seeded_runs_match_the_recorded_arm_laws`). Measured round by round on `LinearBandit`
-(N = 1), what is left is spread out: the context scaling (`_contexts`) ~13%, the loss model ~19%,
-the extension's gradient ~17% (mostly the simplex projection, in `sets`), the weak learner's
-predict and learn ~8% and ~12%, the arm law, the draw and the bookkeeping the rest. Reaching 3x
-there would need about half of every one of these, i.e. fewer numpy calls per round in the
-scaler, the projection and the two ridge models together (e.g. one forward pass shared by the
-weak learner's predict and learn), not a local fix. A second pass since then calls `sets`'
-plain-float simplex kernel (`_projection_simplex_row`) directly from the extension's gradient,
-without the round trip through numpy arrays, and spares the kernel its builtin `max` calls (same
-numbers; the extension's gradient is about 10 us cheaper a round): a few percent of the round,
-a little more than the run-to-run noise. The script on the commit before that pass (00af3a3;
-two runs of 5 repeats, between runs of this code on the same machine, same hour) gave
-1.94-1.99x / 2.75-2.78x / 1.48-1.49x for `BoBLO()` and 1.32-1.34x / 1.66-1.68x / 0.99-1.00x
-for `BoBLO(n_learners=5)`; this code gave 2.09-2.13x / 2.70-3.16x / 1.57-1.60x for `BoBLO()`
-in the three runs before this table's (2.03x / 3.04x / 1.54x in its last run). This table is
-the merged code's, where BoBLO's own context scaler follows the robust rule of
-`onlineboost.scaling` (issue 14: one context cannot poison it): its kernels cost about 18 us a
-round more than river's arithmetic did: 1.87-1.92x / 2.34-2.60x / 1.43-1.49x over four runs.
+* context scaling (`_contexts`, `scaling`): once every column is past the warm-up, the round's
+  learn and transform are one fused kernel: plain floats up to 24 columns
+  (`learn_transform_floats`; LinearBandit, ImageSegments), numpy beyond
+  (`learn_transform`; digits). Zero-variance columns (digits' constant pixels) are covered by
+  the kernels, where before they sent every round through the general learn + transform;
+* `learners.RidgePolicy`: `learn_vector` reuses `predict_vector`'s forward pass ([1, c] and
+  the predicted costs) for the same context, [1, c] is one `concatenate`;
+* BoBLO's bookkeeping: the arm law stays the list it was computed as, the vertex e_a is formed
+  only for the BLO face, river's reward statistics are updated inline, one call layer less;
+* `Exp4.update` (N = 5): the elementwise steps in plain floats (6 numpy calls, was 11).
+
+Before and after, on a machine shared with other jobs (load average about 10 on 2 cores), the
+same interleaved procedure run on main at 294cfd3 and on this code minutes apart: wall clock
+(this script's measure, 5 repeats) 1.80x / 2.25x / 1.57x -> 2.05x / 2.60x / 1.79x for
+`BoBLO()` and 1.40x / 1.49x / 1.01x -> 1.37x / 1.59x / 1.14x for `BoBLO(n_learners=5)`
+(ImageSegments / digits / LinearBandit); process CPU time (3 repeats, less sensitive to the
+load) 1.76x / 2.09x / 1.42x -> 1.89x / 2.25x / 1.64x and 1.26x / 1.39x / 0.99x -> 1.33x /
+1.41x / 1.09x; this table's run, right after: 2.04x / 2.56x / 1.75x and 1.41x / 1.49x /
+1.06x. So about 1.1-1.15x faster for N = 1, and N = 5 is not slower.
+
+What is left, measured call by call on `LinearBandit` (N = 1, CPU time): the loss model of the
+"dr" estimator (`boblo._ArmRidge`: extend, predict with its confidence widths, the residual
+and learn) ~19%, the extension's gradient ~13% and BoOCO's own checks and conversions ~7-10%,
+the weak learner's predict ~10% and learn ~12%, the context scaling ~11%, BoBLO's own
+bookkeeping ~10% (measured with every inner call stubbed). On digits the numpy scaling kernel
+(64 columns, ~30 calls) is ~26% and the loss model's batched (10, 65, 65) products ~12%. What
+remains in the weak learner and the scaler is at about one numpy call per operation that
+cannot be fused without changing the order of a sum. Reaching 3x needs the other half of the
+round: the loss model sharing the weak learner's [1, c] and its own forward pass with `learn`;
+BoOCO's N = 1 round in lists (today the weak point goes array -> list -> array -> list and the
+cost vector list -> array -> list, checked twice), and the extension's gradient at the fixed
+x^0 = mu without its conversions.
 """
 
 if __name__ == "__main__":

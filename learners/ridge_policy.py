@@ -21,6 +21,8 @@ from ._features import FeatureIndex, VectorStackEntries, check_simplex, check_st
 
 __all__ = ["RidgePolicy", "RidgePolicyStack"]
 
+_ONE = np.ones(1)  # the bias entry of [1, c]
+
 
 class RidgePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _features
     r"""$n$ copies of `RidgePolicy`: weights $\Theta$ `(n, k, 1 + p)`, shared $A^{-1}$.
@@ -65,7 +67,19 @@ class RidgePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _featur
         self._index = FeatureIndex()
         self._P = np.eye(1) / self.l2  # A^{-1}, (1 + p, 1 + p); column 0 is the bias
         self._theta = np.zeros((self.n, k, 1))  # (n, k, 1 + p) cost weights
-        self._c = np.ones(1)  # the extended context [1, c] of the last vector call
+        # predict_vector's forward pass (c, [1, c], Theta [1, c]), reused by a learn_vector on
+        # the same c (the boosters' round): derived, not state
+        self._forward = None
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["_forward"] = None
+        return state
+
+    def __setstate__(self, state):
+        state.pop("_c", None)  # (pickled before the forward pass was kept)
+        state.setdefault("_forward", None)
+        self.__dict__.update(state)
 
     # -- vector entry points (the hot path) -------------------------------------------------
 
@@ -77,12 +91,15 @@ class RidgePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _featur
             else:
                 self._grow(len(c) + 1)
                 q = len(c) + 1
-        ce = np.empty(q) if len(c) + 1 == q else np.zeros(q)
+        if len(c) + 1 == q:  # (the usual case: one call)
+            return np.concatenate((_ONE, c))
+        ce = np.zeros(q)
         ce[0] = 1.0
         ce[1:len(c) + 1] = c
         return ce
 
     def _grow(self, q: int) -> None:
+        self._forward = None
         old = self._P.shape[0]
         P = np.eye(q) / self.l2  # new features: no data yet, prior precision l2
         P[:old, :old] = self._P
@@ -97,10 +114,11 @@ class RidgePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _featur
             m = min(row)  # log-domain shift: cannot overflow
             e = [math.exp((m - v) * beta) for v in row]
             total = sum(e)
-            return np.array([[v / total for v in e]])
-        z = costs.min(axis=1, keepdims=True) - costs
+            return np.array([v / total for v in e])[None]
+        # (ndarray.min / .sum without their Python wrappers: the same reductions)
+        z = np.minimum.reduce(costs, axis=1, keepdims=True) - costs
         E = np.exp(z * beta)
-        return E / E.sum(axis=1, keepdims=True)
+        return E / np.add.reduce(E, axis=1, keepdims=True)
 
     def predicted_costs(self, c: np.ndarray) -> np.ndarray:
         """The predicted cost of every arm for every copy, `(n, k)` (vector context)."""
@@ -108,21 +126,31 @@ class RidgePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _featur
 
     def predict_vector(self, c: np.ndarray) -> np.ndarray:
         """$\\operatorname{softmax}(-\\hat g_i(c) / \\tau)$ for every copy, `(n, k)`. Not
-        validated: the caller passes finite floats."""
-        return self._softmax(self._theta @ self._extend(c, grow=False))
+        validated: the caller passes finite floats (and does not modify `c` before a
+        `learn_vector` on it: the two share this forward pass)."""
+        ce = self._extend(c, grow=False)
+        costs = self._theta @ ce
+        self._forward = (c, ce, costs)
+        return self._softmax(costs)
 
     def learn_vector(self, c: np.ndarray, G: np.ndarray) -> None:
         r"""One recursive-least-squares step of every arm model of every copy on the costs `G`
         `(n, k)`: $u = A^{-1}\tilde c$, $\Theta \mathrel{+}= (G - \Theta\tilde c)\, u^\top /
         (1 + \tilde c^\top u)$, $A^{-1} \mathrel{-}= u u^\top / (1 + \tilde c^\top u)$. Not
         validated: the caller passes finite floats of the right shapes."""
-        ce = self._extend(c, grow=True)
+        forward, self._forward = self._forward, None
         P = self._P
+        if forward is not None and forward[0] is c and len(c) + 1 == len(P):
+            _, ce, costs = forward  # predict_vector's, on the same c and weights
+        else:
+            ce = self._extend(c, grow=True)
+            P = self._P
+            costs = self._theta @ ce
         if self.forget != 1.0:  # A <- forget A + c c^T: older rounds count less
             P *= 1.0 / self.forget
         u = P @ ce
         v = u / (1.0 + float(ce @ u))
-        R = G - self._theta @ ce  # (n, k) residuals
+        R = G - costs  # (n, k) residuals
         self._theta += R[:, :, None] * v
         P -= u[:, None] * v  # np.outer(u, v), without its dispatch
 

@@ -6,7 +6,11 @@ running mean and variance per column and standardises the vector, by the rule of
 `onlineboost.scaling` (one record cannot poison the statistics; the kernels `scaling.learn` and
 `scaling.transform`, per feature present in the dict, learn before transform, 0 where the
 variance is 0, outputs clipped to +-`scaling.CLIP`), vectorised over a fixed column index
-instead of dicts of floats.
+instead of dicts of floats. The usual round (the keys of the last round, every column past the
+warm-up) takes one fused kernel instead: `scaling.learn_transform_floats` in plain floats up to
+`SMALL` columns, where numpy's per-call cost exceeds the arithmetic, `scaling.learn_transform`
+beyond; both compute `learn` then `transform` operation by operation, so the numbers are the
+same bit for bit.
 
 A read is two-phase: `read` validates the context and computes its vector and the scaler's next
 statistics without storing anything; `commit` stores them. A caller that refuses the round after
@@ -31,6 +35,7 @@ __all__ = ["ContextVectors", "MAX_ABS"]
 
 MAX_ABS = 1e100  # largest accepted |feature value|: squares and their sums stay finite
 _FAST = frozenset({float, int})
+SMALL = 24  # up to this many columns the usual round's scaling runs in plain floats
 
 
 def _values(x: dict, name: str) -> np.ndarray:
@@ -56,6 +61,22 @@ def _values(x: dict, name: str) -> np.ndarray:
         raise ValueError(f"{name}[{bad!r}] must be finite with |value| <= {MAX_ABS:g}, "
                          f"got {x[bad]!r}")
     return v
+
+
+def _floats(x: dict, name: str) -> list:
+    """The values of `x` as a list of floats for `scaling.learn_transform_floats`, which
+    checks their range itself (`None` back: the caller reads `x` again, through `_values`,
+    which names what is wrong)."""
+    vals = x.values()
+    types = set(map(type, vals))
+    if types <= _FAST:  # plain floats and ints: the type is checked here
+        if int not in types:
+            return list(vals)
+        try:
+            return [float(value) for value in vals]
+        except OverflowError:  # an int beyond the float range
+            pass
+    return _values(x, name).tolist()
 
 
 class ContextVectors:
@@ -85,11 +106,16 @@ class ContextVectors:
         self._keys: tuple = ()  # keys of the last committed dict, in its order
         self._idx = None  # their columns (None: exactly all columns, in order)
         self._stats = scaling.Stats.empty()  # the scaling statistics (`onlineboost.scaling`)
-        self._next = None  # what `commit` stores: (columns, keys, idx, stats)
+        # known past the warm-up, same keys: True (numpy kernel on `_stats`), or the statistics'
+        # count, mean, var, dev (lists) and ready while the plain-float scaling runs (`_stats`
+        # then holds the rest: buf); None: not known
+        self._fast = None
+        self._next = None  # what `commit` stores: (columns, keys, idx, stats, fast)
 
     def __getstate__(self):
         state = dict(self.__dict__)
         state["_next"] = None  # an uncommitted read is not state
+        state["_stats"], state["_fast"] = self._current_stats(), None  # lists: not state
         return state
 
     def __setstate__(self, state):
@@ -101,7 +127,15 @@ class ContextVectors:
             state["_stats"] = st
             if state.get("_next") is not None:
                 state["_next"] = None
+        state.setdefault("_fast", None)
         self.__dict__.update(state)
+
+    def _current_stats(self) -> scaling.Stats:
+        """The committed statistics as a `scaling.Stats` (the lists' values, if they run)."""
+        st, fast = self._stats, self._fast
+        if fast is None or fast is True:
+            return st
+        return scaling.Stats(*(np.array(a) for a in fast[:4]), st.buf, fast[4])
 
     @property
     def names(self) -> list:
@@ -120,26 +154,42 @@ class ContextVectors:
         """
         if not isinstance(x, dict):
             raise ValueError(f"{name} must be a dict of features, got {type(x).__name__}")
-        v = _values(x, name)
         keys = tuple(x)
+        if self.scale and keys == self._keys and self._idx is None:  # the usual round
+            fast, st = self._fast, self._stats
+            if fast is None and len(keys) and st.count.min() >= scaling.WARMUP:
+                fast = True if len(keys) > SMALL else (
+                    st.count.tolist(), st.mean.tolist(), st.var.tolist(), st.dev.tolist(),
+                    st.ready)
+            if fast is True:  # a long row past the warm-up: one numpy kernel
+                st, z = scaling.learn_transform(st, _values(x, name))
+                self._next = (self._columns, keys, None, st, True)
+                return z
+            if fast is not None:  # a short row past the warm-up: plain floats
+                out = scaling.learn_transform_floats(*fast[:4], _floats(x, name), fast[4])
+                if out is not None:
+                    self._next = (self._columns, keys, None, st, out[:5])
+                    return np.array(out[5])
+        v = _values(x, name)
         columns, idx = self._columns, self._idx
         if keys != self._keys:
             columns, idx = self._index(keys)
         q = len(columns)
+        stats = self._current_stats()
         if not self.scale:
-            self._next = (columns, keys, idx, self._stats)
+            self._next = (columns, keys, idx, stats, None)
             if idx is None:
                 return v
             out = np.zeros(q)
             out[idx] = v
             return out
-        st = self._stats.grow(q)
-        if idx is None:  # the usual stream: the same keys every round
+        st = stats.grow(q)
+        if idx is None:  # the same keys every round
             st = scaling.learn(st, v)
-            self._next = (columns, keys, idx, st)
+            self._next = (columns, keys, idx, st, None)
             return scaling.transform(st, v)
         part = scaling.learn(st.take(idx), v)
-        self._next = (columns, keys, idx, st.put(idx, part))
+        self._next = (columns, keys, idx, st.put(idx, part), None)
         out = np.zeros(q)
         out[idx] = scaling.transform(part, v)
         return out
@@ -147,7 +197,7 @@ class ContextVectors:
     def commit(self) -> None:
         """Store what the last `read` learned (columns and scaling statistics)."""
         if self._next is not None:
-            self._columns, self._keys, self._idx, self._stats = self._next
+            self._columns, self._keys, self._idx, self._stats, self._fast = self._next
             self._next = None
 
     def _index(self, keys: tuple) -> tuple:

@@ -360,7 +360,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     @property
     def arm_probabilities(self) -> np.ndarray | None:
         """The law $p_t$ of the last arm (or vertex) played."""
-        return None if self._arm_probabilities is None else self._arm_probabilities.copy()
+        p = self._arm_probabilities  # (a list of floats or an array: the round keeps either)
+        return None if p is None else np.array(p, dtype=np.float64)
 
     @property
     def last_cost_vector(self) -> np.ndarray | None:
@@ -381,9 +382,9 @@ class BoBLO(bandit.base.ContextualPolicy):
         x = self._transformer.transform_one(context)
         return self._reader.read(x) if self._vector else x
 
-    def _play(self, context) -> tuple[int | None, np.ndarray]:
+    def _play(self, context) -> tuple[int | None, np.ndarray | None]:
         """Algorithm 2 up to the play: the arm (or vertex) index, or None for BoOCO's point
-        under `"paper"`, and the played point."""
+        under `"paper"`, and the played point (`None` for the vertex of a drawn arm)."""
         if self._transformer is None:
             return self._play_features(context)
         snapshot = copy.deepcopy(self._transformer)  # a refused round leaves it as it was
@@ -393,8 +394,11 @@ class BoBLO(bandit.base.ContextualPolicy):
             self._transformer = snapshot
             raise
 
-    def _play_features(self, context) -> tuple[int | None, np.ndarray]:
-        x = self._features(context)
+    def _play_features(self, context) -> tuple[int | None, np.ndarray | None]:
+        if self._transformer is None and self._vector:  # (`_features`, inlined: the usual case)
+            x = self._reader.read({} if context is None else context)
+        else:
+            x = self._features(context)
         d, eta = self._d, self.exploration
         X = self._booco.iterates(x)  # x^1, ..., x^N (Algorithm 1, steps 1-2)
         if self._exp4 is not None:
@@ -409,16 +413,15 @@ class BoBLO(bandit.base.ContextualPolicy):
             pl = p.tolist()
             x_t = None
         else:
-            x_t = X[-1]
-            w = x_t.tolist()
+            x_t = None  # (X[-1] unless projected)
+            w = X.tolist()[-1]
             total = sum(w)  # (NaN: not in K)
             if not (self._simplex and total == total and min(w) >= 0.0):
-                x_t = self._K.project(x_t)  # BoOCO's point Pi_K(x^N) (step 3)
+                x_t = self._K.project(X[-1])  # BoOCO's point Pi_K(x^N) (step 3)
                 # (x^N >= 0 summing to 1 is in K already)
                 w = (x_t if self._simplex else self._arm_set.project(x_t)).tolist()
             a, b = 1.0 - eta, eta / d
-            pl = [a * v + b for v in w]  # (1 - eta) w + eta / d
-            p = np.array(pl)
+            p = pl = [a * v + b for v in w]  # (1 - eta) w + eta / d
         c = list(accumulate(pl))  # running sums: the draw's, and a finiteness check
         if not math.isfinite(c[-1]):  # refuse before anything is stored
             raise ValueError("context: the weak learners' points are not finite for this "
@@ -431,10 +434,10 @@ class BoBLO(bandit.base.ContextualPolicy):
                 self._pending = (context, x, i, X, eta / d, True)
                 return i, self._eye[i]
             self._pending = (context, x, None, X, None, False)
-            return None, x_t
+            return None, X[-1] if x_t is None else x_t
         a = _draw(c, self._rng.random())  # a_t ~ p_t
         self._pending = (context, x, a, X, pl[a], False)
-        return a, self._eye[a]
+        return a, None  # (the vertex e_a: the caller forms it if it needs it)
 
     def _feedback(self, loss: float) -> None:
         """Build $\\tilde f_t$ from the observed loss and pass it to BoOCO (Algorithm 2, 8/10)."""
@@ -480,7 +483,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         """Play $x_t \\in K$ for the context (a vertex in exploration or IPS rounds)."""
         if self._booco is None:
             raise ValueError("decision_set is None: the BLO face needs an explicit decision_set")
-        return self._play(context)[1].copy()
+        i, x_t = self._play(context)
+        return self._eye[i].copy() if x_t is None else x_t.copy()
 
     def learn_one(self, context: dict, loss: float) -> None:
         """Learn from the observed scalar loss $f_t(x_t)$ of the last `predict_one`."""
@@ -490,7 +494,8 @@ class BoBLO(bandit.base.ContextualPolicy):
 
     # -- the contextual bandit face (river's ContextualPolicy signatures) -----------------------
 
-    def _pull(self, arm_ids, context):
+    def pull(self, arm_ids, context: dict | None = None):
+        """Pick an arm for the context (river's `ContextualPolicy.pull`)."""
         if self._arms is None:
             try:
                 arms = list(arm_ids)
@@ -530,9 +535,7 @@ class BoBLO(bandit.base.ContextualPolicy):
             self._pending = self._pending[:2] + (i,) + self._pending[3:]
         return self._arms[i]
 
-    def pull(self, arm_ids, context: dict | None = None):
-        """Pick an arm for the context (river's `ContextualPolicy.pull`)."""
-        return self._pull(arm_ids, context)
+    _pull = pull  # (river's abstract entry point: the same method, without a call's layer)
 
     def update(self, arm_id, context, reward) -> None:
         """Learn from the reward in $[0, 1]$ of the pulled arm (loss $= 1 -$ reward)."""
@@ -544,11 +547,16 @@ class BoBLO(bandit.base.ContextualPolicy):
             raise ValueError(f"arm_id {arm_id!r} is not one of the arms {self._arms}")
         if type(reward) is not float or not 0.0 <= reward <= 1.0:  # (fast path: a float in [0, 1])
             reward = _real(reward, "reward", 0.0, 1.0)
-        self._check_pending(context)
+        pending = self._pending
+        if pending is None or (context is not pending[0] and context is not None):
+            self._check_pending(context)  # (names what is wrong, if anything)
         if self._arms[self._pending[2]] != arm_id:
             raise ValueError(f"arm_id {arm_id!r} is not the arm of the pending pull")
         self._feedback(1.0 - reward)
-        super().update(arm_id, None, reward)  # river's per-arm reward statistics
+        # river's per-arm reward statistics (`Policy.update`, inlined: no reward scaler here)
+        self._rewards[arm_id].update(reward)
+        self._counts[arm_id] += 1
+        self._n += 1
 
     @classmethod
     def _unit_test_params(cls):

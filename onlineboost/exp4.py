@@ -80,7 +80,8 @@ class Exp4:
             prior = prior / prior.sum()
         self.prior = prior
         self._log_prior = np.log(prior)
-        self._L = np.zeros(self.n_experts)  # cumulative estimated losses L^_{t-1}
+        # cumulative estimated losses L^_{t-1}, in plain floats (a handful of experts)
+        self._L = [0.0] * self.n_experts
         self._t = 0  # rounds charged
         self._log_m = math.log(self.n_experts)
         self._q = prior.copy()
@@ -123,9 +124,12 @@ class Exp4:
         advice, p = self._advice
         self._advice = None
         self._t += 1
-        self._L += advice[:, arm] * (loss / p[arm])
+        # the elementwise steps in plain floats (the same operations entry by entry); exp and
+        # the normalising sum stay numpy's
+        scale = loss / float(p[arm])
+        L = self._L = [a + b * scale for a, b in zip(self._L, advice[:, arm].tolist())]
         eta = math.sqrt(self._log_m / ((self._t + 1) * self.n_arms))  # eta_{t+1}
-        z = self._log_prior - eta * self._L
-        z -= z.max()  # log domain: the heaviest expert at exp(0) = 1
-        q = np.exp(z)
+        z = [a - eta * b for a, b in zip(self._log_prior.tolist(), L)]
+        top = max(z)  # log domain: the heaviest expert at exp(0) = 1
+        q = np.exp(np.array([v - top for v in z]))
         self._q = q / q.sum()

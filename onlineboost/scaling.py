@@ -43,9 +43,11 @@ the warm-up and the injection on, within $0.3 (1 + |z|)$ of the clean run's (the
 hypothesis test there; the bound shrinks like $1/n$ for light tails).
 
 `learn` and `transform` are the numpy kernels (one value per column, arrays never modified);
-`RobustStandardScaler` is the river transformer over dicts, and
-`onlineboost._contexts.ContextVectors` (BoBLO's contexts) uses the kernels directly, so the rule
-lives here only.
+`learn_transform` (numpy) and `learn_transform_floats` (plain floats, for short rows) are the
+two in one call for statistics past the warm-up, the same operations entry by entry (so the
+same numbers, bit for bit) with fewer calls; `RobustStandardScaler` is the river transformer
+over dicts, and `onlineboost._contexts.ContextVectors` (BoBLO's contexts) uses the kernels
+directly, so the rule lives here only.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ from river import base
 from ._checks import check_int, check_real
 
 __all__ = ["CLIP", "K", "MAX_ABS", "WARMUP", "RobustStandardScaler", "ScaledPolicy", "Stats",
-           "learn", "transform"]
+           "learn", "learn_transform", "learn_transform_floats", "transform"]
 
 MAX_ABS = 1e100  # larger finite values are clipped to it: squares and their sums stay finite
 K = 5.0  # winsorising band, in running standard deviations
@@ -206,6 +208,118 @@ def transform(st: Stats, v: np.ndarray, clip: float = CLIP) -> np.ndarray:
         z = np.zeros(len(v))
         np.divide(v - st.mean, sd, out=z, where=sd > 0.0)
     return np.minimum(np.maximum(z, -clip, out=z), clip, out=z)
+
+
+def learn_transform(st: Stats, v: np.ndarray, k: float = K,
+                    clip: float = CLIP) -> tuple[Stats, np.ndarray]:
+    """`(learn(st, v, k), transform(that, v, clip))` in one call, for statistics whose columns
+    are all past the warm-up (`st.count.min() >= warmup`) and values `v` of magnitude
+    at most `MAX_ABS` (already validated): the same operations, entry by entry, without the
+    checks and clamps that are no-ops there (fewer numpy calls on a short row).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from onlineboost.scaling import Stats, learn, learn_transform, transform
+    >>> st = Stats.empty(3, warmup=5)
+    >>> for t in range(8):  # (the third column is constant: variance 0)
+    ...     st = learn(st, np.array([t % 3, 2.0 * t, 1.0]), warmup=5)
+    >>> v = np.array([1.5, 30.0, 1.0])
+    >>> new, z = learn_transform(st, v)
+    >>> z.round(3)
+    array([0.729, 2.436, 0.   ])
+    >>> np.array_equal(z, transform(learn(st, v, warmup=5), v))
+    True
+    """
+    count, mean, var = st.count, st.mean, st.var
+    n = count + 1.0
+    if st.ready or (len(v) and var.min() > 0.0):  # learn's usual round
+        h = np.sqrt(var)
+        h *= k
+        dev, ready = st.dev, True
+    else:  # some variance is 0: its band is the last deviation (learn's rule after warm-up)
+        positive = var > 0.0
+        h = np.sqrt(var)
+        h *= k
+        h = np.where(positive, h, st.dev)
+        dev = np.where(~positive & (v != mean), np.abs(v - mean), st.dev)
+        ready = False
+    c = np.maximum(v, mean - h)
+    np.minimum(c, mean + h, out=c)
+    d0 = c - mean
+    new_mean = d0 / n
+    new_mean += mean
+    c -= new_mean
+    c *= d0
+    c -= var
+    c /= n
+    c += var
+    new_var = np.maximum(c, 0.0, out=c)
+    sd = np.sqrt(new_var)
+    if ready or sd.min() > 0.0:  # transform's division (ready: as numpy divides, even by 0)
+        z = v - new_mean
+        z /= sd
+    else:
+        z = np.zeros(len(v))
+        np.divide(v - new_mean, sd, out=z, where=sd > 0.0)
+    np.maximum(z, -clip, out=z)
+    return Stats(n, new_mean, new_var, dev, st.buf, ready), np.minimum(z, clip, out=z)
+
+
+def learn_transform_floats(count: list, mean: list, var: list, dev: list, v: list,
+                           ready: bool, k: float = K, clip: float = CLIP) -> tuple | None:
+    """`learn_transform` on plain floats (lists, one entry per column; `ready` is `st.ready`):
+    the same operations entry by entry, so the same numbers bit for bit, and cheaper than
+    numpy's calls on a short row. Returns `(count, mean, var, dev, ready, z)`, or `None` when
+    that cannot hold: a value not finite or beyond `MAX_ABS` (the caller validates it), or
+    statistics marked `ready` whose variance wore down to 0 (numpy divides by 0 there).
+
+    Examples
+    --------
+    >>> from onlineboost.scaling import learn_transform_floats
+    >>> count, mean, var, dev, ready, z = learn_transform_floats(
+    ...     [20.0, 20.0], [1.0, 3.0], [4.0, 0.0], [0.0, 0.0], [30.0, 3.0], False)
+    >>> mean, var, z  # 30 winsorised to 1 + 5 * 2 = 11; the constant column stays at 0
+    ([1.4761904761904763, 3.0], [8.344671201814059, 0.0], [5.0, 0.0])
+    """
+    sqrt = math.sqrt
+    if not ready:
+        ready = all([s2 > 0.0 for s2 in var])  # learn's test (counts: past the warm-up)
+    out_n, out_m, out_v, out_d, out_z = [], [], [], [], []
+    for x, c0, m, s2, dv in zip(v, count, mean, var, dev):
+        if not -MAX_ABS <= x <= MAX_ABS:
+            return None
+        n = c0 + 1.0
+        h = sqrt(s2) * k if ready or s2 > 0.0 else dv
+        c = m - h
+        if not x < c:  # np.maximum(x, m - h): x unless x < m - h
+            c = x
+        hi = m + h
+        if c > hi:  # np.minimum(c, m + h)
+            c = hi
+        d0 = c - m
+        m1 = d0 / n + m
+        s1 = (d0 * (c - m1) - s2) / n + s2
+        if s1 < 0.0:
+            s1 = 0.0
+        if not ready and s2 == 0.0 and x != m:
+            dv = abs(x - m)
+        if s1 > 0.0:
+            zz = (x - m1) / sqrt(s1)
+            if zz < -clip:
+                zz = -clip
+            if zz > clip:
+                zz = clip
+        elif ready:
+            return None
+        else:
+            zz = 0.0
+        out_n.append(n)
+        out_m.append(m1)
+        out_v.append(s1)
+        out_d.append(dv)
+        out_z.append(zz)
+    return out_n, out_m, out_v, out_d, ready, out_z
 
 
 def _checked(x, name: str) -> np.ndarray:

@@ -109,3 +109,53 @@ def test_pickles_mid_stream_and_loads_the_old_state():
                       "_count": np.array([40.0]), "_mean": np.array([2.0]),
                       "_var": np.array([4.0]), "_next": None})
     np.testing.assert_allclose(old.read({"a": 4.0}), [(4.0 - 2.05) / np.sqrt(3.99)], rtol=1e-3)
+
+
+@pytest.mark.parametrize("q", [3, 10, 30, 70])
+def test_the_fused_scaling_kernels_compute_the_rule_bit_for_bit(q):
+    """The usual round (same keys, statistics past the warm-up) runs `scaling.learn_transform`
+    or, for short rows, `learn_transform_floats`: the numbers are those of `scaling.learn` then
+    `scaling.transform`, bit for bit, through the warm-up, outliers, constant columns (variance
+    0), a pickle and a key change."""
+    from onlineboost import scaling
+
+    rng = np.random.default_rng(q)
+    reader = ContextVectors(scale=True)
+    st = scaling.Stats.empty(q)
+    for t in range(200):
+        v = rng.normal(loc=2.0, scale=3.0, size=q)
+        v[0] = 4.0  # constant: variance 0, standardised to 0
+        v[1] = 0.0 if t < 60 else float(t % 3)  # constant, then two records set its scale
+        if t in (40, 41, 90):
+            v[2 + t % (q - 2)] = 1e90 if t != 41 else -3e99  # winsorised
+        if t == 150:
+            v[0] = 5.0  # the constant column deviates once
+        if t == 120:  # (a pickled and restored reader goes on with the same numbers)
+            reader = pickle.loads(pickle.dumps(reader))
+        x = {f"c{j}": float(a) for j, a in enumerate(v)}
+        got = reader.read(x)
+        reader.commit()
+        st = scaling.learn(st, v)
+        np.testing.assert_array_equal(got, scaling.transform(st, v))
+    x = {**{f"c{j}": 1.0 for j in range(q)}, "new": 2.0}
+    np.testing.assert_array_equal(reader.read(x)[:q], scaling.transform(
+        scaling.learn(st, np.ones(q)), np.ones(q)))  # (a new key: the general path)
+
+
+@pytest.mark.parametrize("q", [2, 30])
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), 1e308, -1.1e100, 10**400, True,
+                                 "1.5", None])
+def test_a_bad_value_past_the_warm_up_is_refused_by_name(q, bad):
+    """The usual round's fused kernels (plain floats up to `SMALL` columns, numpy beyond) see
+    the same refusals as the general path: ValueError naming the feature, nothing stored."""
+    reader = ContextVectors(scale=True)
+    for t in range(20):
+        reader.read({f"c{j}": float((t * (j + 1)) % 7) for j in range(q)})
+        reader.commit()
+    before = pickle.dumps(reader)
+    x = {f"c{j}": 1.0 for j in range(q)}
+    x[f"c{q - 1}"] = bad
+    with pytest.raises(ValueError, match=f"context\\['c{q - 1}'\\]"):
+        reader.read(x)
+    reader.commit()
+    assert pickle.dumps(reader) == before
