@@ -176,6 +176,34 @@ TUNE2 = {
     "N=5 residual, step 1, forget 0.999": (
         "feature", dict(_RES, forget=0.999), dict(n_learners=5, step_size=1.0)),
 }
+# the third grid (issue 13, third session), seeds 100, 101 (`--tune --tune-grid 3`): weak
+# learners that play the loss model's lower confidence bounds plus their learned corrections
+# (`FeaturePolicy(on_model=True)`, BoBLO hands them its "dr" loss model)
+_M = dict(_RES, on_model=True)
+_M1 = dict(_M, forget=1.0)
+TUNE3 = {
+    "RidgePolicy N=1 (the defaults)": ("ridge", _F0, {}),
+    "on the model, no correction (l2 1e9)": ("feature", dict(_M, l2=1e9), {}),
+    "on the model, N=1": ("feature", _M, {}),
+    "on the model, N=1, forget 1": ("feature", _M1, {}),
+    "on the model, N=1, c = 0.3": ("feature", _M, dict(implicit=0.3)),
+    "on the model, N=1, c = 0.1": ("feature", _M, dict(implicit=0.1)),
+    "on the model, N=1, c = 0": ("feature", _M, dict(implicit=0.0)),
+    "on the model, N=1, c = 1/sqrt(t)": ("feature", _M, dict(implicit="sqrt")),
+    "on the model, N=1, forget 1, c = 1/sqrt(t)": ("feature", _M1, dict(implicit="sqrt")),
+    "on the model, N=1, l2 100": ("feature", dict(_M, l2=100.0), {}),
+    "on the model, N=1, temperature 0.01": ("feature", dict(_M, temperature=0.01), {}),
+    "on the model, N=1, exploration 0.001": ("feature", _M, dict(exploration=0.001)),
+    "on the model, N=1, optimism 0": ("feature", _M, dict(optimism=0.0)),
+    "on the model, N=1, optimism 0.1": ("feature", _M, dict(optimism=0.1)),
+    "on the model, N=5 residual, step 1": ("feature", _M, dict(n_learners=5, step_size=1.0)),
+    "on the model, N=5 residual, step 1, forget 1": (
+        "feature", _M1, dict(n_learners=5, step_size=1.0)),
+    "on the model, N=3 residual, step 1": ("feature", _M, dict(n_learners=3, step_size=1.0)),
+    "on the model, N=5 residual, step 1, c = 1/sqrt(t)": (
+        "feature", _M, dict(n_learners=5, step_size=1.0, implicit="sqrt")),
+}
+_GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3}
 _LEARNERS = {"ridge": RidgePolicy, "softmax": SoftmaxPolicy, "feature": FeaturePolicy}
 
 
@@ -213,8 +241,10 @@ class VWPolicy:
 
 
 def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
-    if name in BOBLO or name in TUNE or name in TUNE2:
-        if name in TUNE2:
+    if name in BOBLO or name in TUNE or name in TUNE2 or name in TUNE3:
+        if name in TUNE3:
+            learner, params = TUNE3[name][:2], TUNE3[name][2]
+        elif name in TUNE2:
             learner, params = TUNE2[name][:2], TUNE2[name][2]
         else:
             learner, params = BOBLO[name] if name in BOBLO else (
@@ -247,7 +277,7 @@ LINUCB = {"ImageSegments": (100.0, 100.0), "digits": (100.0, 20.0), "LinearBandi
 def _scaler(policy_name):
     """Online standardisation for policies without a transformer of their own (BoBLO holds
     one); LinUCB also gets a constant bias feature."""
-    if policy_name in BOBLO or policy_name in TUNE or policy_name in TUNE2:
+    if policy_name in BOBLO or policy_name in TUNE or policy_name in TUNE2 or policy_name in TUNE3:
         return None
     scaler = preprocessing.StandardScaler()
     if policy_name.startswith("river LinUCB"):
@@ -339,8 +369,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--tune", action="store_true")
-    parser.add_argument("--tune-grid", type=int, choices=[1, 2], default=2,
-                        help="with --tune: the first session's grid (1) or this one's (2)")
+    parser.add_argument("--tune-grid", type=int, choices=[1, 2, 3], default=3,
+                        help="with --tune: the first session's grid (1), the second's (2) or "
+                             "this one's (3)")
+    parser.add_argument("--no-linucb", action="store_true",
+                        help="with --tune: skip the LinUCB (alpha, beta) sweep")
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--render", action="store_true")
@@ -365,14 +398,16 @@ def _main(args):
     datas = list(DATASETS)
     n_rounds = 300 if args.quick else None
     if args.tune:
-        for ab in [(1.0, 1.0), (1.0, 5.0), (10.0, 20.0), (100.0, 20.0), (100.0, 100.0)]:
+        sweep = [(1.0, 1.0), (1.0, 5.0), (10.0, 20.0), (100.0, 20.0), (100.0, 100.0)]
+        for ab in [] if args.no_linucb else sweep:
             LINUCB = dict.fromkeys(DATASETS, ab)
             res = table(["river LinUCBDisjoint"], datas[:2], [100, 101], args.jobs, n_rounds)
             print("LinUCB", ab, {d: round(np.mean([v[0] for v in vs]), 3)
                                  for (_, d), vs in res.items()}, flush=True)
-        grid = TUNE2 if args.tune_grid == 2 else TUNE
-        res = table(list(grid), datas, [100, 101], args.jobs, n_rounds)
-        for p in grid:
+        grid = _GRIDS[args.tune_grid]
+        names = args.only or list(grid)
+        res = table(names, datas, [100, 101], args.jobs, n_rounds)
+        for p in names:
             means = [round(np.mean([v[0] for v in res[(p, d)]]), 3) for d in datas]
             print(p, means, "mean", round(float(np.mean(means)), 4), flush=True)
         return

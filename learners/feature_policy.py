@@ -75,7 +75,8 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
 
     def __init__(self, n: int, decision_set, l2: float = 1.0, temperature: float = 0.1,
                  forget: float = 1.0, n_features: int = 32, kind: str = "fourier",
-                 bandwidth: float = 1.0, residual: bool = False, seeds: list | None = None):
+                 bandwidth: float = 1.0, residual: bool = False, seeds: list | None = None,
+                 on_model: bool = False):
         seeds = check_stack(n, seeds)
         self.n = int(n)
         self.decision_set = check_simplex(decision_set)
@@ -86,6 +87,8 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         self.kind = kind
         self.bandwidth = float(bandwidth)
         self.residual = bool(residual)
+        self.on_model = bool(on_model)
+        self.model = None  # with on_model: the owner's loss model, `model.costs(c)` -> (k,)
         self._beta = 1.0 / self.temperature
         self._rngs = [np.random.default_rng(s) for s in seeds]
         D = self.n_features
@@ -163,7 +166,11 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
             costs = self._theta @ F[0]
         else:
             costs = np.einsum("nkq,nq->nk", self._theta, F)
-        return np.cumsum(costs, axis=0) if self.residual else costs
+        if self.residual:
+            costs = np.cumsum(costs, axis=0)
+        if self.model is not None:  # the owner's model plus the learned corrections
+            costs += self.model.costs(c)
+        return costs
 
     def predict_vector(self, c: np.ndarray) -> np.ndarray:
         """$\\operatorname{softmax}(-\\hat g_i(c) / \\tau)$ for every copy, `(n, k)`. Not
@@ -174,7 +181,13 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         r"""One recursive-least-squares step of every arm model of copy $i$ on row $i$ of the
         costs `G` `(n, k)`, in its own features $\phi_i = \phi_i(c)$: $u_i = A_i^{-1}\phi_i$,
         $\Theta_i \mathrel{+}= (G_i - \Theta_i\phi_i)\, u_i^\top / (1 + \phi_i^\top u_i)$,
-        $A_i^{-1} \mathrel{-}= u_i u_i^\top / (1 + \phi_i^\top u_i)$. Not validated."""
+        $A_i^{-1} \mathrel{-}= u_i u_i^\top / (1 + \phi_i^\top u_i)$. With a `model` $m$, the
+        copies that play it under their own costs (every copy; in a residual stack copy 1)
+        fit $G_i - m(c)$. Not validated."""
+        if self.model is not None:
+            G = G - self.model.costs(c) if not self.residual else G.copy()
+            if self.residual:
+                G[0] -= self.model.costs(c)
         F = self.features(c, grow=True)
         P = self._P
         if self.forget != 1.0:  # A <- forget A + phi phi^T: older rounds count less
@@ -249,7 +262,7 @@ class FeaturePolicy(base.Estimator):
     def __init__(self, decision_set: sets.Simplex | None = None, l2: float = 1.0,
                  temperature: float = 0.1, forget: float = 1.0, n_features: int = 32,
                  kind: str = "fourier", bandwidth: float = 1.0, residual: bool = False,
-                 seed: int | None = 0):
+                 on_model: bool = False, seed: int | None = 0):
         check_simplex(decision_set)
         check_real("l2", l2, 0.0, low_open=True)
         check_real("temperature", temperature, 0.0, low_open=True)
@@ -267,6 +280,7 @@ class FeaturePolicy(base.Estimator):
         self.kind = kind
         self.bandwidth = bandwidth
         self.residual = residual
+        self.on_model = on_model
         self.seed = seed
         self._stack = self.stack(1)
 
@@ -284,7 +298,8 @@ class FeaturePolicy(base.Estimator):
             seeds = [int(self.seed) + i for i in range(int(n))]
         return FeaturePolicyStack(n, self.decision_set, float(self.l2), float(self.temperature),
                                   float(self.forget), int(self.n_features), self.kind,
-                                  float(self.bandwidth), bool(self.residual), seeds)
+                                  float(self.bandwidth), bool(self.residual), seeds,
+                                  bool(self.on_model))
 
     def predict_one(self, x: dict) -> np.ndarray:
         """The distribution $W(c)$ over the arms, shape `(k,)`."""

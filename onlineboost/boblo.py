@@ -53,10 +53,46 @@ class _ArmRidge:
     starting from the constant prediction `start`.
     """
 
-    def __init__(self, k: int, l2: float, start: float):
+    def __init__(self, k: int, l2: float, start: float, optimism: float = 0.0):
         self.l2 = l2
+        self.optimism = optimism
         self.P = np.eye(1)[None].repeat(k, axis=0) / l2  # (k, q, q)
         self.theta = np.full((k, 1), float(start))  # (k, q), bias first
+        self._last = None  # (v, its bytes, ce, bounds, U) of the last context, until `learn`
+
+    # the cache is no state: a pickled model is the same whatever it holds
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_last": None}
+
+    def lower(self, v: np.ndarray) -> tuple:
+        """`(ce, bounds, U)` for the context vector `v`: its extended row (the model grows to
+        its columns), `predict(ce, optimism)` and the rows for `learn`. Computed once per
+        context between two `learn`s (the play and the estimate of a round share it)."""
+        last = self._last
+        if last is not None and last[0] is v and last[1] == v.tobytes():
+            return last[2:]
+        ce = self.extend(v)
+        bounds, U = self.predict(ce, self.optimism)
+        self._last = (v, v.tobytes(), ce, bounds, U)
+        return ce, bounds, U
+
+    def costs(self, v: np.ndarray) -> np.ndarray:
+        r"""The lower confidence bounds $m_t(a) - \alpha\sqrt{\tilde c^\top P_a \tilde c}$ of
+        every arm's loss for the context vector `v`, `(k,)`: the costs a weak learner with
+        `on_model` plays its corrections on. The model does not move: columns it has not seen
+        count with weight 0 and prior precision $\lambda$ (what `extend` would give them)."""
+        q = self.P.shape[1]
+        if len(v) + 1 <= q:
+            return np.array(self.lower(v)[1])
+        ce = np.empty(q)
+        ce[0] = 1.0
+        ce[1:] = v[:q - 1]
+        m = self.theta @ ce
+        if not self.optimism:
+            return m
+        extra = float(v[q - 1:] @ v[q - 1:]) / self.l2
+        w = np.einsum("i,aij,j->a", ce, self.P, ce) + extra
+        return m - self.optimism * np.sqrt(np.maximum(w, 0.0))
 
     def extend(self, c: np.ndarray) -> np.ndarray:
         q = self.P.shape[1]
@@ -85,12 +121,24 @@ class _ArmRidge:
 
     def learn(self, ce: np.ndarray, a: int, residual: float, U: np.ndarray | None = None) -> None:
         """One recursive-least-squares step of arm `a` (`U`: `predict`'s rows, if at hand)."""
+        self._last = None
         P = self.P[a]
         u = P @ ce if U is None else U[a]
         s = 1.0 + float(ce @ u)
         theta = self.theta[a]  # (a view: updated in place)
         theta += (residual / s) * u
         P -= u[:, None] * (u / s)  # np.outer(u, u / s), without its dispatch
+
+
+def _loss_model(policy, booco) -> _ArmRidge:
+    """`policy`'s "dr" loss model for `booco`, handed to its weak learners when they play on
+    top of it (`on_model`: vector stacks under the "dr" estimator)."""
+    model = _ArmRidge(booco.decision_set.dim, float(policy.model_l2), float(policy.baseline),
+                      float(policy.optimism))
+    copies = booco._copies
+    if getattr(copies, "on_model", False):
+        copies.model = model if policy.estimator == "dr" and booco.takes_vectors else None
+    return model
 
 
 class BoBLO(bandit.base.ContextualPolicy):
@@ -260,7 +308,8 @@ class BoBLO(bandit.base.ContextualPolicy):
             raise ValueError(f"estimator must be 'paper', 'ips' or 'dr', got {estimator!r}")
         _real(model_l2, "model_l2", 0.0, math.inf, low_open=True)
         _real(baseline, "baseline", 0.0, 1.0)
-        _real(implicit, "implicit", 0.0, math.inf)
+        if implicit != "sqrt":
+            _real(implicit, "implicit", 0.0, math.inf)
         _real(optimism, "optimism", 0.0, math.inf)
         if aggregate not in ("exp4", None):
             raise ValueError(f"aggregate must be 'exp4' or None, got {aggregate!r}")
@@ -306,6 +355,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         else:
             self._make_booco(sets.Simplex(2))  # validate the BoOCO parameters now
         self._pending = None  # (context, x, arm index, X, p, explored)
+        self._rounds = 0  # rounds learnt from (the "sqrt" schedule of `implicit`)
         self._last_cost = None
         self._arm_probabilities = None
 
@@ -342,7 +392,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         prior[int(self._first_expert)] = 0.5  # x^1, the point BoOCO with one copy plays
         self._exp4 = (Exp4(n_experts, d, prior) if bandit_face and self.aggregate == "exp4"
                       and self.estimator != "paper" and n_experts > 1 else None)
-        self._model = _ArmRidge(d, float(self.model_l2), float(self.baseline))
+        self._model = _loss_model(self, booco)
 
     def __repr__(self) -> str:  # river's policy repr is a reward table that fails before a pull
         return river_base.Base.__repr__(self)
@@ -445,27 +495,36 @@ class BoBLO(bandit.base.ContextualPolicy):
                 cost[i] = (loss - self.baseline) / prob
         elif self.estimator == "ips":
             cost = np.zeros(self._d)
-            cost[i] = (loss - self.baseline) / (prob + self.implicit)
+            cost[i] = (loss - self.baseline) / (prob + self._implicit())
         else:
             if self._vector:
                 v = x
             else:
                 v = self._model_reader.read(x, "context")
                 self._model_reader.commit()
-            ce = self._model.extend(v)
-            cost, U = self._model.predict(ce, self.optimism)  # m_t: the optimistic loss model
-            cost[i] += (loss - cost[i]) / (prob + self.implicit)
+            ce, cost, U = self._model.lower(v)  # m_t: the optimistic loss model
+            cost = list(cost)
+            cost[i] += (loss - cost[i]) / (prob + self._implicit())
             # refuse before anything is stored (a finite sum means finite entries)
             if not math.isfinite(sum(cost)) and not all(map(math.isfinite, cost)):
                 raise ValueError("context: the loss model's prediction is not finite for this "
                                  "context (its magnitude overflows the model's arithmetic)")
             cost = np.array(cost)
+            # the copies first (a learner on the model subtracts this round's m_t), then m_t
+            self._booco.learn_iterates(x, X, cost)  # Algorithm 1, step 4
             self._model.learn(ce, i, loss - float(self._model.theta[i] @ ce), U)
-        self._booco.learn_iterates(x, X, cost)  # Algorithm 1, step 4
+        if self.estimator != "dr":
+            self._booco.learn_iterates(x, X, cost)  # Algorithm 1, step 4
         if self._exp4 is not None:
             self._exp4.update(i, loss)
         self._last_cost = cost
         self._pending = None
+        self._rounds += 1
+
+    def _implicit(self) -> float:
+        r"""$c_t$: `implicit`, or $1/\sqrt t$ under `"sqrt"` (round $t = 1, 2, \dots$)."""
+        c = self.implicit
+        return 1.0 / math.sqrt(self._rounds + 1) if c == "sqrt" else c
 
     def _check_pending(self, context):
         if self._pending is None:
