@@ -181,6 +181,8 @@ TUNE2 = {
 # (`FeaturePolicy(on_model=True)`, BoBLO hands them its "dr" loss model)
 _M = dict(_RES, on_model=True)
 _M1 = dict(_M, forget=1.0)
+_MF = dict(_M, n_features=64, bandwidth=0.5)
+_MF1 = dict(_MF, bandwidth=1.0)
 TUNE3 = {
     "RidgePolicy N=1 (the defaults)": ("ridge", _F0, {}),
     "on the model, no correction (l2 1e9)": ("feature", dict(_M, l2=1e9), {}),
@@ -202,6 +204,37 @@ TUNE3 = {
     "on the model, N=3 residual, step 1": ("feature", _M, dict(n_learners=3, step_size=1.0)),
     "on the model, N=5 residual, step 1, c = 1/sqrt(t)": (
         "feature", _M, dict(n_learners=5, step_size=1.0, implicit="sqrt")),
+    # non-linear corrections: random Fourier features on top of the linear loss model
+    "on the model, 64 Fourier, bandwidth 0.5": ("feature", _MF, {}),
+    "on the model, 64 Fourier, bandwidth 1": ("feature", dict(_MF, bandwidth=1.0), {}),
+    "on the model, 128 Fourier, bandwidth 1": (
+        "feature", dict(_MF, bandwidth=1.0, n_features=128), {}),
+    "on the model, 64 Fourier, bandwidth 1, c = 0.3": (
+        "feature", dict(_MF, bandwidth=1.0), dict(implicit=0.3)),
+    "on the model, 64 Fourier, bandwidth 1, l2 5": (
+        "feature", dict(_MF, bandwidth=1.0, l2=5.0), {}),
+    "on the model, 64 Fourier, bandwidth 1, forget 1": (
+        "feature", dict(_MF, bandwidth=1.0, forget=1.0), {}),
+    "on the model, N=5 residual, 64 Fourier, bandwidth 1": (
+        "feature", dict(_MF, bandwidth=1.0), dict(n_learners=5, step_size=1.0)),
+    "on the model, N=5 residual, step 1, exploration 0.001": (
+        "feature", _M, dict(n_learners=5, step_size=1.0, exploration=0.001)),
+    "on the model, N=1, exploration 0.001, optimism 0": (
+        "feature", _M, dict(exploration=0.001, optimism=0.0)),
+    "on the model, 32 Fourier, bandwidth 1": ("feature", dict(_MF1, n_features=32), {}),
+    "on the model, 64 Fourier, bandwidth 1, exploration 0.001": (
+        "feature", _MF1, dict(exploration=0.001)),
+    "on the model, 64 Fourier, bandwidth 1, optimism 0": ("feature", _MF1, dict(optimism=0.0)),
+    "on the model, 64 Fourier, bandwidth 1, optimism 0.1": (
+        "feature", _MF1, dict(optimism=0.1)),
+    "on the model, N=5 independent, 64 Fourier, bandwidth 1, Frank-Wolfe": (
+        "feature", dict(_MF1, residual=False), dict(n_learners=5)),
+    "on the model, N=3 independent, 64 Fourier, bandwidth 1, Frank-Wolfe": (
+        "feature", dict(_MF1, residual=False), dict(n_learners=3)),
+    "on the model, N=5 independent, 64 Fourier, bandwidth 1, step 1": (
+        "feature", dict(_MF1, residual=False), dict(n_learners=5, step_size=1.0)),
+    "on the model, N=5 residual, 64 Fourier, bandwidth 1, Frank-Wolfe": (
+        "feature", _MF1, dict(n_learners=5)),
 }
 _GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3}
 _LEARNERS = {"ridge": RidgePolicy, "softmax": SoftmaxPolicy, "feature": FeaturePolicy}

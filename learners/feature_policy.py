@@ -26,6 +26,16 @@ not independent weak learners (copy $i$'s point depends on the earlier copies' m
 BoOCO's boosting bound, which assumes each copy is a weak online learner on its own losses, is
 not claimed; what holds is BoBLO's Exp4 bound against every staged policy (any adaptive
 advice).
+
+**On a model** (`on_model=True`, issue 13). The owner of the stack (BoBLO under its `"dr"`
+estimator) may hand it a cost model $m$ (any object with `costs(c)` giving the $k$ costs; BoBLO's
+per-arm ridge loss model, at its lower confidence bounds). Copy $i$ then plays
+$\operatorname{softmax}(-(m(c) + \hat g_i(c))/\tau)$ ($\hat g_1 + \dots + \hat g_i$ in a
+residual stack) and the copies that carry $m$ (every copy; in a residual stack copy 1 only) fit
+their targets minus $m(c)$: the weak learners learn the correction to the model, not a slower
+copy of it. Under BoBLO's doubly robust estimate with the model filled in, copy 1's target minus
+$m$ is 0 on every arm not played (up to a shift common to all arms, which no softmax sees) and
+the importance-weighted error of the model on the played one.
 """
 
 from __future__ import annotations
@@ -240,6 +250,11 @@ class FeaturePolicy(base.Estimator):
     residual
         Copy $i$ of a stack plays the softmax of the summed cost models of copies $1..i$
         (module docstring); one copy is unaffected.
+    on_model
+        Play on top of a cost model supplied by the learner's owner (module docstring):
+        BoBLO hands its stack the "dr" loss model $m$ (the stack's `model`), and copy $i$
+        then plays $\operatorname{softmax}(-(m(c) + \hat g_i(c))/\tau)$ while the copies that
+        carry $m$ fit their targets minus $m(c)$. Without a model it changes nothing.
     seed
         Seed of the map; copies of a stack get their own seeds (`stack(n, seeds)`; without
         seeds, copy $i$ gets `seed + i`).

@@ -12,6 +12,7 @@ from river import preprocessing
 
 import learners
 from onlineboost import BoBLO, BoOCO, evaluate, losses, sets
+from onlineboost.boblo import DEFAULT_LEARNER
 from streams import LinearBandit
 
 warnings.filterwarnings("ignore", category=RuntimeWarning)
@@ -374,6 +375,10 @@ _CASES = {
     "ogd-n3-kappa": dict(learner=learners.LinearOGD(lr=0.5), n_learners=3, kappa=2.0),
     "minmax-n2": dict(transformer=preprocessing.MinMaxScaler(), n_learners=2),
     "ridge-k12-n2": dict(n_learners=2),
+    # the weak learner on the loss model (BoBLO's default learner since issue 13's third
+    # session), recorded with the code that introduced it
+    "model-fp-n1": dict(learner=learners.FeaturePolicy(**DEFAULT_LEARNER)),
+    "model-fp-n5": dict(learner=learners.FeaturePolicy(**DEFAULT_LEARNER), n_learners=5),
 }
 
 
@@ -482,6 +487,18 @@ GOLDEN = {  # case: (sum over the rounds of the arm law p_t, the last p_t)
         [0.016742645829126147, 0.016227709923737555, 0.01555832539411945, 0.03207121929136237,
             0.015467065733812912, 0.02236011608662465, 0.01735935677255915, 0.04533690032300699,
             0.023472069456640626, 0.022974588657338868, 0.01599938072488447, 0.7564306218067869]),
+    'model-fp-n1/dense': ([60.41019866294832, 74.51697272172065, 84.78313162169164,
+        174.5184732236995, 5.771223769939893],
+        [0.781602772542478, 0.05610759866885028, 0.1328592287478341, 0.005877043124988641,
+            0.023553356915849016]),
+    'model-fp-n1/sparse': ([176.03480800202382, 39.31726553280539, 85.26516512449977,
+        99.3827613406711],
+        [0.0012505029211918263, 0.005372096678963269, 0.9921265032552555,
+            0.0012508971445892513]),
+    'model-fp-n5/dense': ([16.445557693333054, 121.3519520959663, 98.4786913546342,
+        158.71167441439835, 5.012124441668235],
+        [0.014204256433093537, 0.1910735218121424, 0.7584429088179223, 0.007876681435780578,
+            0.028402631501061062]),
     # recorded again after the robust context scaler (onlineboost.scaling) replaced river's
     # arithmetic in BoBLO's default transformer; the other cases use no BoBLO scaler
     'blo-box': ([16.0, 34.0, 213.0, 37.0, 19.246968663299928, 38.76005668063469,
@@ -527,3 +544,56 @@ def test_a_refused_round_leaves_a_stateful_transformer_as_it_was():
     with pytest.raises(ValueError, match="context"):
         policy.pull(range(3), {"a": 1e40, "b": 0.0})
     assert pickle.dumps(policy) == before
+
+
+def _frozen_on_model(**kw):
+    """BoBLO whose weak learner plays on the loss model with corrections pinned near 0."""
+    learner = learners.FeaturePolicy(l2=1e9, temperature=0.05, n_features=0, residual=True,
+                                     on_model=True)
+    return BoBLO(learner, transformer=None, seed=3, **kw)
+
+
+def test_an_on_model_learner_plays_the_softmax_of_the_loss_models_lower_bounds():
+    """With corrections pinned at 0, the arm law is (1 - eta) softmax(-LCB / tau) + eta / k,
+    LCB the per-arm ridge (penalty model_l2, prior mean `baseline` on the bias) of the losses
+    of the rounds each arm was played, minus optimism times sqrt(c~' A_a^-1 c~), transcribed
+    here in batch form. A learner not handed the model, a model trained on every arm, or
+    without its optimism, fails."""
+    lam, b, alpha, eta, tau, k = 2.0, 0.4, 0.3, 0.05, 0.05, 3
+    policy = _frozen_on_model(model_l2=lam, baseline=b, optimism=alpha, exploration=eta)
+    stream = LinearBandit(d=2, k=k, seed=4, n_rounds=300)
+    A = [lam * np.eye(3) for _ in range(k)]
+    r = [lam * b * np.eye(3)[0] for _ in range(k)]
+    for context, arm_ids in stream:
+        ce = np.concatenate([[1.0], [context[key] for key in sorted(context)]])
+        lcb = np.array([np.linalg.solve(A[a], r[a]) @ ce
+                        - alpha * np.sqrt(ce @ np.linalg.solve(A[a], ce)) for a in range(k)])
+        arm = policy.pull(arm_ids, context)
+        w = np.exp(-(lcb - lcb.min()) / tau)
+        want = (1 - eta) * w / w.sum() + eta / k
+        np.testing.assert_allclose(policy.arm_probabilities, want, rtol=0, atol=1e-6)
+        reward = stream.reward(arm)
+        policy.update(arm, context, reward)
+        a = arm_ids.index(arm)
+        A[a] += np.outer(ce, ce)
+        r[a] += (1.0 - reward) * ce
+
+
+def test_sqrt_implicit_exploration_is_one_over_sqrt_t():
+    """implicit="sqrt": round t's estimate adds (loss - m_t(a)) / (p_t(a) + 1/sqrt t) to the
+    played arm (a model pinned at the baseline by a huge penalty; the others stay at it), so
+    the estimate's bias p/(p + c_t) - 1 vanishes as t grows."""
+    b = 0.3
+    policy = BoBLO(learners.RidgePolicy(temperature=0.1), model_l2=1e12, baseline=b,
+                   optimism=0.0, implicit="sqrt", transformer=None, seed=2)
+    stream = LinearBandit(d=2, k=3, seed=1, n_rounds=200)
+    for t, (context, arm_ids) in enumerate(stream, start=1):
+        arm = policy.pull(arm_ids, context)
+        a, p = arm_ids.index(arm), policy.arm_probabilities
+        reward = stream.reward(arm)
+        policy.update(arm, context, reward)
+        want = np.full(3, b)
+        want[a] += (1.0 - reward - b) / (p[a] + 1.0 / np.sqrt(t))
+        np.testing.assert_allclose(policy.last_cost_vector, want, rtol=0, atol=1e-9)
+    with pytest.raises(ValueError, match="implicit"):
+        BoBLO(implicit="log")
