@@ -44,23 +44,24 @@ DATASETS = {
 _BASE = dict(gamma=0.5, exploration=0.005, baseline=0.5, delta=0.1)
 _GRAD = {"update": "gradient"}
 # name -> (weak learner, BoBLO parameters); a learner of None is BoBLO's default (RidgePolicy)
-DEFAULTS = "BoBLO() defaults (N=1, DR, RidgePolicy)"
+DEFAULTS = "BoBLO() defaults (N=1, DR, FeaturePolicy on the loss model)"
+N5_DEFAULT = "BoBLO(n_learners=5) (residual stack on the loss model, Exp4 over the stages)"
 # the residual boosted stack (issue 13, item 3): copy i plays the softmax of the summed per-arm
 # ridge cost models of copies 1..i, each fitted on its own gradient; every stage is a policy
 # (step_size 1, gamma 1: x^i = W_i) and Exp4 aggregates them
 _RES = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=0, residual=True)
 _RFF = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=64, bandwidth=0.5)
-N5_RESIDUAL = "BoBLO(n_learners=5), residual FeaturePolicy stack, step_size=1, Exp4"
-FP_RFF = "BoBLO(), FeaturePolicy with 64 random Fourier features, N=1"
+N5_RESIDUAL = "BoBLO(n_learners=5), residual FeaturePolicy stack, step_size=1, Exp4 (no model)"
+OLD_DEFAULTS = "BoBLO, RidgePolicy weak learner (the previous defaults)"
 BOBLO = {
     DEFAULTS: (None, {}),
-    "BoBLO(n_learners=5) (Exp4 over the stages)": (None, dict(n_learners=5)),
+    N5_DEFAULT: (None, dict(n_learners=5)),
+    "BoBLO(), no correction: softmax of the loss model's bounds (learner l2 1e9)": (
+        ("feature", dict(_RES, on_model=True, l2=1e9)), {}),
+    OLD_DEFAULTS: (("ridge", dict(l2=20.0, temperature=0.02, forget=0.995)), {}),
     N5_RESIDUAL: (("feature", _RES), dict(n_learners=5, step_size=1.0)),
-    "BoBLO(n_learners=3), residual FeaturePolicy stack, step_size=1, Exp4": (
-        ("feature", _RES), dict(n_learners=3, step_size=1.0)),
-    FP_RFF: (("feature", _RFF), {}),
     "BoBLO(estimator=\"paper\")": (None, dict(estimator="paper")),
-    "BoBLO IPS, SoftmaxPolicy gradient lr 0.1, N=1 (previous best)": (
+    "BoBLO IPS, SoftmaxPolicy gradient lr 0.1, N=1 (first session's best)": (
         ("softmax", dict(_GRAD, lr=0.1)),
         dict(_BASE, n_learners=1, estimator="ips", implicit=0.0, aggregate=None)),
 }
@@ -360,7 +361,7 @@ def speed_ratio(policy_name, data_name, seed=0, n_rounds=None, against="river Li
     return a, b, a / b
 
 
-SPEED = [DEFAULTS, "BoBLO(n_learners=5) (Exp4 over the stages)", N5_RESIDUAL, FP_RFF]
+SPEED = [DEFAULTS, N5_DEFAULT, OLD_DEFAULTS]
 
 
 def speed_table(datas, jobs, n_rounds=None) -> dict:
