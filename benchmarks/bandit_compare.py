@@ -53,13 +53,16 @@ _RES = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=0, residual=True
 _RFF = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=64, bandwidth=0.5)
 N5_RESIDUAL = "BoBLO(n_learners=5), residual FeaturePolicy stack, step_size=1, Exp4 (no model)"
 OLD_DEFAULTS = "BoBLO, RidgePolicy weak learner (the previous defaults)"
+FP_RFF_MODEL = "BoBLO(), correction over 64 random Fourier features on the loss model"
+_OLD = dict(exploration=0.005, optimism=0.05)  # the previous defaults' BoBLO parameters
 BOBLO = {
     DEFAULTS: (None, {}),
     N5_DEFAULT: (None, dict(n_learners=5)),
-    "BoBLO(), no correction: softmax of the loss model's bounds (learner l2 1e9)": (
+    "BoBLO(), no correction: softmax of the loss model (learner l2 1e9)": (
         ("feature", dict(_RES, on_model=True, l2=1e9)), {}),
-    OLD_DEFAULTS: (("ridge", dict(l2=20.0, temperature=0.02, forget=0.995)), {}),
-    N5_RESIDUAL: (("feature", _RES), dict(n_learners=5, step_size=1.0)),
+    FP_RFF_MODEL: (("feature", dict(_RES, on_model=True, n_features=64, bandwidth=1.0)), {}),
+    OLD_DEFAULTS: (("ridge", dict(l2=20.0, temperature=0.02, forget=0.995)), _OLD),
+    N5_RESIDUAL: (("feature", _RES), dict(_OLD, n_learners=5, step_size=1.0)),
     "BoBLO(estimator=\"paper\")": (None, dict(estimator="paper")),
     "BoBLO IPS, SoftmaxPolicy gradient lr 0.1, N=1 (first session's best)": (
         ("softmax", dict(_GRAD, lr=0.1)),
@@ -236,8 +239,16 @@ TUNE3 = {
         "feature", dict(_MF1, residual=False), dict(n_learners=5, step_size=1.0)),
     "on the model, N=5 residual, 64 Fourier, bandwidth 1, Frank-Wolfe": (
         "feature", _MF1, dict(n_learners=5)),
+    "on the model, N=5 residual, exploration 0.001, optimism 0, Frank-Wolfe": (
+        "feature", _M, dict(n_learners=5, exploration=0.001, optimism=0.0)),
+    "on the model, N=5 residual, exploration 0.001, optimism 0, step 1": (
+        "feature", _M, dict(n_learners=5, exploration=0.001, optimism=0.0, step_size=1.0)),
+    "on the model, N=3 residual, exploration 0.001, optimism 0, Frank-Wolfe": (
+        "feature", _M, dict(n_learners=3, exploration=0.001, optimism=0.0)),
 }
 _GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3}
+# the grids ran under these BoBLO defaults (where a configuration does not name them)
+_TUNED_AT = dict(exploration=0.005, optimism=0.05)
 _LEARNERS = {"ridge": RidgePolicy, "softmax": SoftmaxPolicy, "feature": FeaturePolicy}
 
 
@@ -277,12 +288,12 @@ class VWPolicy:
 def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
     if name in BOBLO or name in TUNE or name in TUNE2 or name in TUNE3:
         if name in TUNE3:
-            learner, params = TUNE3[name][:2], TUNE3[name][2]
+            learner, params = TUNE3[name][:2], {**_TUNED_AT, **TUNE3[name][2]}
         elif name in TUNE2:
-            learner, params = TUNE2[name][:2], TUNE2[name][2]
+            learner, params = TUNE2[name][:2], {**_TUNED_AT, **TUNE2[name][2]}
         else:
             learner, params = BOBLO[name] if name in BOBLO else (
-                ("ridge", TUNE[name][0]), {"model_l2": 1.0, **TUNE[name][1]})
+                ("ridge", TUNE[name][0]), {**_TUNED_AT, "model_l2": 1.0, **TUNE[name][1]})
         if learner is not None:
             params = dict(params, learner=_LEARNERS[learner[0]](**learner[1]))
         return BoBLO(seed=seed, **params)  # (BoBLO holds a StandardScaler by default)
@@ -361,7 +372,7 @@ def speed_ratio(policy_name, data_name, seed=0, n_rounds=None, against="river Li
     return a, b, a / b
 
 
-SPEED = [DEFAULTS, N5_DEFAULT, OLD_DEFAULTS]
+SPEED = [DEFAULTS, N5_DEFAULT, OLD_DEFAULTS, FP_RFF_MODEL]
 
 
 def speed_table(datas, jobs, n_rounds=None) -> dict:
