@@ -165,6 +165,13 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
     # -- vector entry points (the hot path) -------------------------------------------------
 
     def _softmax(self, costs: np.ndarray) -> np.ndarray:
+        if len(costs) == 1 and costs.size <= 64:  # one copy, a few arms: the same operations
+            beta = self._beta  # in plain floats (cheaper than six numpy calls)
+            row = costs.tolist()[0]
+            m = min(row)  # log-domain shift: cannot overflow
+            e = [math.exp((m - v) * beta) for v in row]
+            total = sum(e)
+            return np.array([[v / total for v in e]])
         z = costs.min(axis=1, keepdims=True) - costs  # log-domain shift: cannot overflow
         E = np.exp(z * self._beta)
         return E / E.sum(axis=1, keepdims=True)
@@ -176,7 +183,7 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
             costs = self._theta @ F[0]
         else:
             costs = np.einsum("nkq,nq->nk", self._theta, F)
-        if self.residual:
+        if self.residual and self.n > 1:
             costs = np.cumsum(costs, axis=0)
         if self.model is not None:  # the owner's model plus the learned corrections
             costs += self.model.costs(c)
@@ -208,7 +215,7 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
             v = u / (1.0 + float(phi @ u))
             R = G - self._theta @ phi  # (n, k) residuals
             self._theta += R[:, :, None] * v
-            P[0] -= np.outer(u, v)
+            P[0] -= u[:, None] * v  # np.outer(u, v), without its dispatch
             return
         U = np.einsum("nij,nj->ni", P, F)  # (n, q)
         s = 1.0 + np.einsum("nq,nq->n", F, U)  # (n,)
