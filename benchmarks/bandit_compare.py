@@ -668,13 +668,15 @@ Against issue 13's targets (evaluation seeds 0-4, this run):
   prior on the first stage) limits the damage but does not pick a better depth. Guarantee:
   Exp4's bound against every staged policy (the advice may be adaptive), not BoOCO's boosting
   bound (residual copies are not independent weak learners).
-* **Speed (not this helper's item):** interleaved with tuned LinUCB on seed 0, the defaults run
-  at 1.67x / 2.22x / 1.13x LinUCB's decisions/s, the previous defaults 1.60x / 2.12x / 1.51x in
-  the same run (the new learner costs the same per round as `RidgePolicy`: one shared inverse
-  Gram matrix; the model's prediction is computed once per round, for the play and the
-  estimate); N = 5 1.08x / 1.13x / 0.87x; 64 random features 1.00x / 1.58x / 0.78x. The
-  machine was heavily shared during this run: decisions/s are about half of the previous
-  table's.
+* **Speed (not this helper's item):** interleaved with tuned LinUCB on seed 0 (re-measured
+  with `--only ... --speed` after the on-model rows' plain-float softmax; their rewards were
+  the same), the defaults run at 1.61x / 2.25x / 1.39x LinUCB's decisions/s, the previous
+  defaults 1.78x / 2.14x / 1.26x in the same run (the new learner costs about what
+  `RidgePolicy` did per round: one shared inverse Gram matrix, a plain-float softmax, and the
+  model's prediction computed once per round for the play and the estimate; best of four
+  sequential runs on seed 0: 0.85-1.06x the previous defaults' rate); N = 5 0.99x / 1.09x /
+  0.79x; 64 random features 1.17x / 1.77x / 1.00x. The machine was heavily shared during
+  these runs: decisions/s are about half of the previous session's table.
 * **The paper's estimator as written barely learns** (0.144 / 0.098 / 0.500 against random
   play's 0.141 / 0.100 / 0.497): only about eta of the rounds carry a loss, and eta is now
   0.001.
