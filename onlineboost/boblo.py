@@ -166,7 +166,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     $\operatorname{softmax}(-(m_t(c) + \hat g(c))/\tau)$, $\tau = 0.02$, where its own
     correction $\hat g$ is a per-arm ridge regression on $(1, c)$ (penalty 20, forgetting
     0.995) of what the estimate adds to the model, $\tilde f_t - m_t$: 0 on the arms not
-    played, the importance-weighted error of the model on the played one. The weak learner
+    played, the importance-weighted error of the model on the played one (as BoOCO passes
+    it: the extended loss's gradient, which shifts all arms alike and clips by $\delta$). The weak learner
     so learns a correction to the model instead of a slower copy of it (the previous
     default, `learners.RidgePolicy` fitting the whole estimate, scored 0.856 / 0.816 / 0.652
     on the tuning seeds; this one 0.866 / 0.838 / 0.654; random Fourier features in the
@@ -184,7 +185,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     least $\eta/d$. On the evaluation seeds 0-4 the defaults score 0.863 / 0.849 / 0.669
     against river's LinUCB tuned per data set 0.884 / 0.841 / 0.669, and
     `BoBLO(n_learners=5)` 0.859 / 0.832 / 0.664.
-    `BoBLO(estimator="paper")` is Hazan & Singh's Algorithm 2 with the same weak learner:
+    `BoBLO(estimator="paper")` is Hazan & Singh's Algorithm 2 with the same weak learner
+    (not handed the model, so its corrections alone):
     explore a uniform vertex with probability $\eta$, pass $(d/\eta) f_t(e_i) e_i$ then and 0
     otherwise, play BoOCO's point.
 
