@@ -167,8 +167,9 @@ class BoBLO(bandit.base.ContextualPolicy):
     correction $\hat g$ is a per-arm ridge regression on $(1, c)$ (penalty 20, forgetting
     0.995) of what the estimate adds to the model, $\tilde f_t - m_t$: 0 on the arms not
     played, the importance-weighted error of the model on the played one (as BoOCO passes
-    it: the extended loss's gradient, which shifts all arms alike and clips by $\delta$). The weak learner
-    so learns a correction to the model instead of a slower copy of it (the previous
+    it: the extended loss's gradient, which shifts all arms alike and clips by $\delta$).
+    The weak learner so learns a correction to the model instead of a slower copy of it (the
+    previous
     default, `learners.RidgePolicy` fitting the whole estimate, scored 0.856 / 0.816 / 0.652
     on the tuning seeds; this one 0.866 / 0.838 / 0.654; random Fourier features in the
     correction scored up to 0.877 / 0.837 / 0.655 but cost about twice as much per round,
