@@ -26,6 +26,16 @@ not independent weak learners (copy $i$'s point depends on the earlier copies' m
 BoOCO's boosting bound, which assumes each copy is a weak online learner on its own losses, is
 not claimed; what holds is BoBLO's Exp4 bound against every staged policy (any adaptive
 advice).
+
+**On a model** (`on_model=True`, issue 13). The owner of the stack (BoBLO under its `"dr"`
+estimator) may hand it a cost model $m$ (any object with `costs(c)` giving the $k$ costs; BoBLO's
+per-arm ridge loss model, at its lower confidence bounds). Copy $i$ then plays
+$\operatorname{softmax}(-(m(c) + \hat g_i(c))/\tau)$ ($\hat g_1 + \dots + \hat g_i$ in a
+residual stack) and the copies that carry $m$ (every copy; in a residual stack copy 1 only) fit
+their targets minus $m(c)$: the weak learners learn the correction to the model, not a slower
+copy of it. Under BoBLO's doubly robust estimate with the model filled in, copy 1's target minus
+$m$ is 0 on every arm not played (up to a shift common to all arms, which no softmax sees) and
+the importance-weighted error of the model on the played one.
 """
 
 from __future__ import annotations
@@ -75,7 +85,8 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
 
     def __init__(self, n: int, decision_set, l2: float = 1.0, temperature: float = 0.1,
                  forget: float = 1.0, n_features: int = 32, kind: str = "fourier",
-                 bandwidth: float = 1.0, residual: bool = False, seeds: list | None = None):
+                 bandwidth: float = 1.0, residual: bool = False, seeds: list | None = None,
+                 on_model: bool = False):
         seeds = check_stack(n, seeds)
         self.n = int(n)
         self.decision_set = check_simplex(decision_set)
@@ -86,6 +97,8 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         self.kind = kind
         self.bandwidth = float(bandwidth)
         self.residual = bool(residual)
+        self.on_model = bool(on_model)
+        self.model = None  # with on_model: the owner's loss model, `model.costs(c)` -> (k,)
         self._beta = 1.0 / self.temperature
         self._rngs = [np.random.default_rng(s) for s in seeds]
         D = self.n_features
@@ -152,6 +165,13 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
     # -- vector entry points (the hot path) -------------------------------------------------
 
     def _softmax(self, costs: np.ndarray) -> np.ndarray:
+        if len(costs) == 1 and costs.size <= 64:  # one copy, a few arms: the same operations
+            beta = self._beta  # in plain floats (cheaper than six numpy calls)
+            row = costs.tolist()[0]
+            m = min(row)  # log-domain shift: cannot overflow
+            e = [math.exp((m - v) * beta) for v in row]
+            total = sum(e)
+            return np.array([[v / total for v in e]])
         z = costs.min(axis=1, keepdims=True) - costs  # log-domain shift: cannot overflow
         E = np.exp(z * self._beta)
         return E / E.sum(axis=1, keepdims=True)
@@ -163,7 +183,11 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
             costs = self._theta @ F[0]
         else:
             costs = np.einsum("nkq,nq->nk", self._theta, F)
-        return np.cumsum(costs, axis=0) if self.residual else costs
+        if self.residual and self.n > 1:
+            costs = np.cumsum(costs, axis=0)
+        if self.model is not None:  # the owner's model plus the learned corrections
+            costs += self.model.costs(c)
+        return costs
 
     def predict_vector(self, c: np.ndarray) -> np.ndarray:
         """$\\operatorname{softmax}(-\\hat g_i(c) / \\tau)$ for every copy, `(n, k)`. Not
@@ -174,7 +198,13 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         r"""One recursive-least-squares step of every arm model of copy $i$ on row $i$ of the
         costs `G` `(n, k)`, in its own features $\phi_i = \phi_i(c)$: $u_i = A_i^{-1}\phi_i$,
         $\Theta_i \mathrel{+}= (G_i - \Theta_i\phi_i)\, u_i^\top / (1 + \phi_i^\top u_i)$,
-        $A_i^{-1} \mathrel{-}= u_i u_i^\top / (1 + \phi_i^\top u_i)$. Not validated."""
+        $A_i^{-1} \mathrel{-}= u_i u_i^\top / (1 + \phi_i^\top u_i)$. With a `model` $m$, the
+        copies that play it under their own costs (every copy; in a residual stack copy 1)
+        fit $G_i - m(c)$. Not validated."""
+        if self.model is not None:
+            G = G - self.model.costs(c) if not self.residual else G.copy()
+            if self.residual:
+                G[0] -= self.model.costs(c)
         F = self.features(c, grow=True)
         P = self._P
         if self.forget != 1.0:  # A <- forget A + phi phi^T: older rounds count less
@@ -185,7 +215,7 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
             v = u / (1.0 + float(phi @ u))
             R = G - self._theta @ phi  # (n, k) residuals
             self._theta += R[:, :, None] * v
-            P[0] -= np.outer(u, v)
+            P[0] -= u[:, None] * v  # np.outer(u, v), without its dispatch
             return
         U = np.einsum("nij,nj->ni", P, F)  # (n, q)
         s = 1.0 + np.einsum("nq,nq->n", F, U)  # (n,)
@@ -227,6 +257,11 @@ class FeaturePolicy(base.Estimator):
     residual
         Copy $i$ of a stack plays the softmax of the summed cost models of copies $1..i$
         (module docstring); one copy is unaffected.
+    on_model
+        Play on top of a cost model supplied by the learner's owner (module docstring):
+        BoBLO hands its stack the "dr" loss model $m$ (the stack's `model`), and copy $i$
+        then plays $\operatorname{softmax}(-(m(c) + \hat g_i(c))/\tau)$ while the copies that
+        carry $m$ fit their targets minus $m(c)$. Without a model it changes nothing.
     seed
         Seed of the map; copies of a stack get their own seeds (`stack(n, seeds)`; without
         seeds, copy $i$ gets `seed + i`).
@@ -249,7 +284,7 @@ class FeaturePolicy(base.Estimator):
     def __init__(self, decision_set: sets.Simplex | None = None, l2: float = 1.0,
                  temperature: float = 0.1, forget: float = 1.0, n_features: int = 32,
                  kind: str = "fourier", bandwidth: float = 1.0, residual: bool = False,
-                 seed: int | None = 0):
+                 on_model: bool = False, seed: int | None = 0):
         check_simplex(decision_set)
         check_real("l2", l2, 0.0, low_open=True)
         check_real("temperature", temperature, 0.0, low_open=True)
@@ -267,6 +302,7 @@ class FeaturePolicy(base.Estimator):
         self.kind = kind
         self.bandwidth = bandwidth
         self.residual = residual
+        self.on_model = on_model
         self.seed = seed
         self._stack = self.stack(1)
 
@@ -284,7 +320,8 @@ class FeaturePolicy(base.Estimator):
             seeds = [int(self.seed) + i for i in range(int(n))]
         return FeaturePolicyStack(n, self.decision_set, float(self.l2), float(self.temperature),
                                   float(self.forget), int(self.n_features), self.kind,
-                                  float(self.bandwidth), bool(self.residual), seeds)
+                                  float(self.bandwidth), bool(self.residual), seeds,
+                                  bool(self.on_model))
 
     def predict_one(self, x: dict) -> np.ndarray:
         """The distribution $W(c)$ over the arms, shape `(k,)`."""

@@ -177,3 +177,56 @@ def test_in_boblo_regret_falls_with_T_on_linear_bandit():
                    for s in range(2)]
         per_round.append(np.mean(regrets))
     assert per_round[1] < 0.6 * per_round[0], per_round
+
+
+class _LinearModel:
+    """A fixed cost model c -> B c + b0 standing for BoBLO's loss model."""
+
+    def __init__(self, k, p, seed):
+        rng = np.random.default_rng(seed)
+        self.B, self.b0 = rng.normal(size=(k, p)), rng.normal(size=k)
+        self.calls = 0
+
+    def costs(self, c):
+        self.calls += 1
+        return self.B @ c + self.b0
+
+
+@pytest.mark.parametrize("residual", [False, True])
+def test_on_model_plays_the_model_plus_corrections_fitted_on_the_rest(residual):
+    """on_model: copy i plays softmax(-(m(c) + its costs)/tau), where the copies that carry m
+    (all of them; in a residual stack copy 1) fit G_i - m(c) and the others G_i. A stack that
+    ignores the model, subtracts it from every residual copy, or from none, fails."""
+    C, G = rounds(150, 4, d=2, k=3)
+    G2 = np.random.default_rng(6).normal(size=G.shape)
+    model = _LinearModel(3, 2, 7)
+    stack = FeaturePolicy(sets.Simplex(3), l2=2.0, temperature=0.5, n_features=0,
+                          residual=residual, on_model=True).stack(2)
+    assert stack.on_model and stack.model is None  # its owner hands it the model
+    stack.model = model
+    for t, c in enumerate(C):
+        stack.learn_vector(c, np.vstack([G[t], G2[t]]))
+    Phi = np.hstack([np.ones((len(C), 1)), C])
+    M = np.array([model.costs(c) for c in C])
+    fits = [batch_ridge(Phi, G - M, 2.0, 1.0),
+            batch_ridge(Phi, G2 if residual else G2 - M, 2.0, 1.0)]
+    probe = np.array([0.5, -0.4])
+    phi = np.concatenate([[1.0], probe])
+    own = [f @ phi for f in fits]
+    expected = [model.costs(probe) + own[0],
+                model.costs(probe) + (own[0] + own[1] if residual else own[1])]
+    for i in range(2):
+        np.testing.assert_allclose(stack.predicted_costs(probe)[i], expected[i], rtol=1e-9,
+                                   atol=1e-12)
+        np.testing.assert_allclose(stack.predict_vector(probe)[i], softmax(expected[i], 0.5),
+                                   rtol=1e-9)
+
+
+def test_on_model_without_a_model_is_the_plain_stack():
+    C, G = rounds(60, 5, d=2, k=3)
+    a = FeaturePolicy(sets.Simplex(3), n_features=0, residual=True, on_model=True).stack(2)
+    b = FeaturePolicy(sets.Simplex(3), n_features=0, residual=True).stack(2)
+    for c, g in zip(C, G):
+        a.learn_vector(c, np.vstack([g, -g]))
+        b.learn_vector(c, np.vstack([g, -g]))
+    np.testing.assert_array_equal(a.predict_vector(C[0]), b.predict_vector(C[0]))
