@@ -148,24 +148,34 @@ class _StackExpert:
     def __init__(self, n: int, lr: float, eps: float = 0.01):
         self.lr = lr
         self.lo, self.hi = eps, 1.0 - eps
-        self._w = np.zeros(n + 1)  # the last entry is the intercept
-        self._g2 = np.ones(n + 1)
+        self._w = [0.0] * (n + 1)  # the last entry is the intercept
+        self._g2 = [1.0] * (n + 1)
 
-    def _logits(self, p: np.ndarray) -> np.ndarray:
-        q = np.clip(p, self.lo, self.hi)
-        z = np.empty(len(q) + 1)
-        z[:-1] = np.log(q / (1.0 - q))
-        z[-1] = 1.0
+    def logits(self, p) -> list:
+        """z: the clipped logits of the probabilities p, then 1 (the intercept's feature)."""
+        lo, hi, log = self.lo, self.hi, math.log
+        z = [log(q / (1.0 - q)) for q in (min(max(q, lo), hi) for q in p)]
+        z.append(1.0)
         return z
 
-    def proba(self, p: np.ndarray) -> float:
-        return 0.5 * (1.0 + math.tanh(0.5 * float(self._w @ self._logits(p))))
+    def proba_z(self, z: list) -> float:
+        """sigma(w . z), overflow-free (plain floats: a numpy call costs more at ~15)."""
+        return 0.5 * (1.0 + math.tanh(0.5 * sum(w * v for w, v in zip(self._w, z))))
 
-    def learn(self, p: np.ndarray, y: int) -> None:
-        z = self._logits(p)
-        g = (0.5 * (1.0 + math.tanh(0.5 * float(self._w @ z))) - y) * z
-        self._g2 += g * g
-        self._w -= self.lr * g / np.sqrt(self._g2)
+    def proba(self, p) -> float:
+        return self.proba_z(self.logits(p))
+
+    def learn_z(self, z: list, y: int) -> None:
+        """One AdaGrad step on the log loss at the features z (as `logits` made them)."""
+        r = self.proba_z(z) - y
+        w, g2, lr = self._w, self._g2, self.lr
+        for k, v in enumerate(z):
+            g = r * v
+            g2[k] += g * g
+            w[k] -= lr * g / math.sqrt(g2[k])
+
+    def learn(self, p, y: int) -> None:
+        self.learn_z(self.logits(p), y)
 
 
 class BoOCOClassifier(_BoOCOCore, base.Classifier):
@@ -359,7 +369,7 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         self._linear = _LinearExpert(float(linear_lr)) if linear_expert else None
         self._counts = [0.0, 0.0]  # labels False, True seen (the prior expert)
         self._w1_scale = float(gamma / self._eta[0])
-        self._last_round = None  # (x, copy of x, E, X): the last prediction's forward pass
+        self._last_round = None  # (x, copy of x, E, X, z): the last prediction's pass
         # river classifier copies take category strings but overflow on huge numbers
         self._tree_features = isinstance(self._copies, _ClassifierScores)
 
@@ -415,10 +425,12 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         p.append(self._proba(min(max(float(W[:, 0].mean()), lo), hi)))  # mean of the copies
         if self._linear is not None:
             p.append(self._linear.proba(x))
-        if self._stack is not None:
-            p.append(self._stack.proba(np.array(p[1:])))
+        z = None
+        if self._stack is not None:  # it reads every expert but the prior
+            z = self._stack.logits(p[1:])
+            p.append(self._stack.proba_z(z))
         E = np.array([[1.0 - q, q] for q in p])
-        self._last_round = (x, dict(x), E, X)
+        self._last_round = (x, dict(x), E, X, z)
         return E, X
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict:
@@ -438,12 +450,13 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         E, X = self._forward(x)  # checks x before any state moves
         if self.aggregate:
             self._agg.update(E, int(y_pm > 0))
+        z = self._last_round[4]  # the stack's features in the pass _forward just gave
         self._last_round = None
         self.learn_iterates(x, X, y_pm)
         if self._linear is not None:
             self._linear.learn(x, int(y_pm > 0))
         if self._stack is not None:  # on the experts it reads, as they played
-            self._stack.learn(E[1:-1, 1], int(y_pm > 0))
+            self._stack.learn_z(z, int(y_pm > 0))
         self._counts[int(y_pm > 0)] += 1.0
 
     @classmethod

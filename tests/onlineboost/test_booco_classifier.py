@@ -106,6 +106,7 @@ def test_same_seed_same_predictions():
         return out
 
     assert run(11) == run(11)
+    assert run(11) != run(12)  # the seed reaches the copies (their Poisson draws)
 
 
 BAD = [
