@@ -8,6 +8,7 @@ import numbers
 
 import numpy as np
 from river import base
+from river.tree import splitter
 
 from . import losses as losses_
 from . import sets
@@ -21,6 +22,18 @@ __all__ = ["BoOCOClassifier"]
 #: ARFClassifier trees use grace_period 50 and delta 0.01), majority-class leaves, bounded depth
 _DEFAULT_TREE = {"grace_period": 100, "delta": 0.01, "leaf_prediction": "mc",
                  "max_depth": 6}
+
+class _GaussianSplitter(splitter.GaussianSplitter):
+    """River's `GaussianSplitter` with a direct `clone`: a Hoeffding tree clones its splitter
+    for every feature of every new leaf, and river's generic `clone` reads the signature
+    (`inspect`) each time, a tenth of the default trees' learning time on Phishing. Same
+    splitter, same splits."""
+
+    def clone(self, new_params=None, include_attributes=False):
+        if new_params or include_attributes:
+            return super().clone(new_params, include_attributes)
+        return type(self)(self.n_splits)
+
 
 _LOSSES = {"logistic": losses_.Logistic, "hinge": losses_.Hinge, "squared": losses_.Squared}
 
@@ -256,8 +269,9 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
     learner
         Weak learner prototype: a river classifier (default
         `tree.HoeffdingTreeClassifier(grace_period=100, delta=0.01, leaf_prediction="mc",
-        max_depth=6)`), trained on the minimising end of its linear loss with the loss's size
-        as weight; or, as for `BoOCO`, a weak OCO learner or a regressor.
+        max_depth=6)`, its Gaussian splitter cloned directly: the same trees, faster),
+        trained on the minimising end of its linear loss with the loss's size as weight; or,
+        as for `BoOCO`, a weak OCO learner or a regressor.
     n_learners
         Number of weak learners $N$.
     gamma
@@ -383,7 +397,8 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         if proto is None:
             from river import tree
 
-            proto = tree.HoeffdingTreeClassifier(**_DEFAULT_TREE)
+            proto = tree.HoeffdingTreeClassifier(**_DEFAULT_TREE,
+                                                 splitter=_GaussianSplitter())
         if isinstance(proto, base.Classifier):
             copies = _ClassifierScores(proto, self.n_learners, float(self.bound),
                                        self.weighting, float(self.weight_power), self.seed,

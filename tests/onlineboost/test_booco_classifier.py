@@ -264,3 +264,29 @@ def test_linear_expert_carries_a_linear_stream():
             model.learn_one(x, y)
         acc[flag] = hits / len(data)
     assert acc[True] > 0.93 and acc[True] > acc[False] + 0.03
+
+
+def test_default_trees_fast_splitter_clone_gives_the_same_model():
+    # the default trees' splitter clones without river's signature reading: a fresh, empty
+    # splitter each time (sharing one would merge the leaves' statistics), same predictions
+    from onlineboost.booco_classifier import _DEFAULT_TREE, _GaussianSplitter
+
+    proto = _GaussianSplitter(n_splits=7)
+    proto.update(0.5, True, 1.0)
+    twin = proto.clone()
+    assert type(twin) is _GaussianSplitter and twin is not proto and twin.n_splits == 7
+    assert twin._att_dist_per_class == {} and proto._att_dist_per_class != {}
+
+    def run(learner):
+        model = BoOCOClassifier(learner, n_learners=3, seed=4)
+        out = []
+        for x, y in imbalanced_stream(600, 8, 1.0):
+            out.append(model.predict_proba_one(x)[True])
+            model.learn_one(x, y)
+        return out, model
+
+    fast, model = run(None)
+    plain, _ = run(tree.HoeffdingTreeClassifier(**_DEFAULT_TREE))
+    assert fast == plain
+    assert isinstance(model._copies._copies.models[0].splitter, _GaussianSplitter)
+    assert model._copies._copies.models[0]._root.n_leaves > 1  # the trees did split
