@@ -290,3 +290,29 @@ def test_default_trees_fast_splitter_clone_gives_the_same_model():
     assert fast == plain
     assert isinstance(model._copies._copies.models[0].splitter, _GaussianSplitter)
     assert model._copies._copies.models[0]._root.n_leaves > 1  # the trees did split
+
+
+@pytest.mark.parametrize("n_classes, min_frac", [(2, 0.01), (3, 0.01), (3, 0.45)])
+def test_fused_split_search_matches_rivers(n_classes, min_frac):
+    # the one-loop search must give river's split bit for bit: merit, threshold, branch
+    # weights (and nothing when no threshold leaves two branches above the fraction)
+    from river.tree.split_criterion import GiniSplitCriterion, InfoGainSplitCriterion
+    from river.tree.splitter import GaussianSplitter
+
+    from onlineboost.booco_classifier import _GaussianSplitter
+
+    rng = np.random.default_rng(n_classes)
+    ours, theirs = _GaussianSplitter(), GaussianSplitter()
+    pre: dict = {}
+    for _ in range(200):
+        c = int(rng.integers(n_classes))
+        v, w = float(rng.normal(c, 1.0)), float(rng.poisson(5))
+        ours.update(v, c, w)
+        theirs.update(v, c, w)
+        pre[c] = pre.get(c, 0.0) + w
+    for criterion in (InfoGainSplitCriterion(min_frac), GiniSplitCriterion(min_frac)):
+        a = ours.best_evaluated_split_suggestion(criterion, pre, "f", False)
+        b = theirs.best_evaluated_split_suggestion(criterion, pre, "f", False)
+        assert a.merit == b.merit and a.split_info == b.split_info
+        assert a.children_stats == b.children_stats
+    assert a.merit > -math.inf or min_frac > 0.4
