@@ -59,7 +59,7 @@ def test_vote_within_its_bound_of_the_first_learner_and_the_prior():
         model.learn_one(x, y)
     c = math.log(2 / (1 + math.exp(-1.0)))  # vote_lr = 1
     assert mistakes <= (first + math.log(2)) / c
-    assert mistakes <= (prior + math.log(2 * (6 + 4) - 2)) / c  # M = N + 4 experts
+    assert mistakes <= (prior + math.log(2 * (6 + 5) - 2)) / c  # M = N + 5 experts
     assert mistakes < first + 60  # in practice close to the best expert
 
 
@@ -106,6 +106,7 @@ def test_same_seed_same_predictions():
         return out
 
     assert run(11) == run(11)
+    assert run(11) != run(12)  # the seed reaches the copies (their Poisson draws)
 
 
 BAD = [
@@ -145,6 +146,7 @@ def test_bad_input_raises_naming_it_and_leaves_state_unchanged(learner, x, y, ma
         ({"vote_lr": -1.0}, "vote_lr"),
         ({"rate": 0.0}, "rate"),
         ({"linear_lr": -0.5}, "linear_lr"),
+        ({"stack_lr": 0.0}, "stack_lr"),
         ({"n_learners": 0}, "n_learners"),
     ],
 )
@@ -183,17 +185,45 @@ def test_forward_pass_reused_only_for_the_same_unmodified_dict():
     assert run("mutated") != run("same")
 
 
-def test_expert_rows_prior_first_stages_mean_linear():
+def test_expert_rows_prior_first_stages_mean_linear_stack():
     model = BoOCOClassifier(n_learners=3, seed=2)
     for x, y in imbalanced_stream(300, 10, 1.0):
         model.learn_one(x, y)
     x = {"a": 0.7, "b": -0.2}
     E = model._experts(x)
-    assert E.shape == (3 + 4, 2) and np.allclose(E.sum(axis=1), 1.0)
+    assert E.shape == (3 + 5, 2) and np.allclose(E.sum(axis=1), 1.0)
     W = model._weak_points(x)[:, 0]  # the copies' scores 2 P(True) - 1 (bound 1)
-    assert math.isclose(E[-2, 1], (1 + W.mean()) / 2)  # the mean of the copies
-    assert math.isclose(E[-1, 1], model._linear.proba(x))
-    assert BoOCOClassifier(n_learners=3, linear_expert=False)._experts(x).shape == (6, 2)
+    assert math.isclose(E[-3, 1], (1 + W.mean()) / 2)  # the mean of the copies
+    assert math.isclose(E[-2, 1], model._linear.proba(x))
+    # the stack reads every expert but the prior (and not itself)
+    assert math.isclose(E[-1, 1], model._stack.proba(E[1:-1, 1]))
+    assert 0.0 < E[-1, 1] < 1.0 and E[-1, 1] != 0.5  # it has learnt something
+    assert BoOCOClassifier(n_learners=3, linear_expert=False)._experts(x).shape == (7, 2)
+    assert BoOCOClassifier(n_learners=3, stack_expert=False)._experts(x).shape == (7, 2)
+    assert BoOCOClassifier(n_learners=3, linear_expert=False,
+                           stack_expert=False)._experts(x).shape == (6, 2)
+
+
+def test_stack_expert_beats_each_of_two_independent_experts():
+    # two experts, each right 75% of the time, erring independently given the label: the vote
+    # can only follow one, the stack learns to add their logits and beats both
+    from onlineboost.booco_classifier import _StackExpert
+
+    rng = np.random.default_rng(21)
+    stack = _StackExpert(2, lr=0.03)
+    hits = np.zeros(3)
+    T = 4000
+    for t in range(T):
+        y = int(rng.random() < 0.5)
+        sure = rng.random(2) < 0.5  # each expert is sure (0.9) half the time, else 0.6
+        right = rng.random(2) < np.where(sure, 0.9, 0.6)
+        conf = np.where(sure, 0.9, 0.6)
+        p = np.where(right == bool(y), conf, 1.0 - conf)  # P(True) of each expert
+        if t >= T // 2:
+            hits += [(p[0] > 0.5) == y, (p[1] > 0.5) == y, (stack.proba(p) > 0.5) == y]
+        stack.learn(p, y)
+    acc = hits / (T // 2)
+    assert acc[2] > max(acc[:2]) + 0.03
 
 
 def test_linear_expert_learns_a_linear_concept_with_categories_and_missing_features():
@@ -234,3 +264,55 @@ def test_linear_expert_carries_a_linear_stream():
             model.learn_one(x, y)
         acc[flag] = hits / len(data)
     assert acc[True] > 0.93 and acc[True] > acc[False] + 0.03
+
+
+def test_default_trees_fast_splitter_clone_gives_the_same_model():
+    # the default trees' splitter clones without river's signature reading: a fresh, empty
+    # splitter each time (sharing one would merge the leaves' statistics), same predictions
+    from onlineboost.booco_classifier import _DEFAULT_TREE, _GaussianSplitter
+
+    proto = _GaussianSplitter(n_splits=7)
+    proto.update(0.5, True, 1.0)
+    twin = proto.clone()
+    assert type(twin) is _GaussianSplitter and twin is not proto and twin.n_splits == 7
+    assert twin._att_dist_per_class == {} and proto._att_dist_per_class != {}
+
+    def run(learner):
+        model = BoOCOClassifier(learner, n_learners=3, seed=4)
+        out = []
+        for x, y in imbalanced_stream(600, 8, 1.0):
+            out.append(model.predict_proba_one(x)[True])
+            model.learn_one(x, y)
+        return out, model
+
+    fast, model = run(None)
+    plain, _ = run(tree.HoeffdingTreeClassifier(**_DEFAULT_TREE))
+    assert fast == plain
+    assert isinstance(model._copies._copies.models[0].splitter, _GaussianSplitter)
+    assert model._copies._copies.models[0]._root.n_leaves > 1  # the trees did split
+
+
+@pytest.mark.parametrize("n_classes, min_frac", [(2, 0.01), (3, 0.01), (3, 0.45)])
+def test_fused_split_search_matches_rivers(n_classes, min_frac):
+    # the one-loop search must give river's split bit for bit: merit, threshold, branch
+    # weights (and nothing when no threshold leaves two branches above the fraction)
+    from river.tree.split_criterion import GiniSplitCriterion, InfoGainSplitCriterion
+    from river.tree.splitter import GaussianSplitter
+
+    from onlineboost.booco_classifier import _GaussianSplitter
+
+    rng = np.random.default_rng(n_classes)
+    ours, theirs = _GaussianSplitter(), GaussianSplitter()
+    pre: dict = {}
+    for _ in range(200):
+        c = int(rng.integers(n_classes))
+        v, w = float(rng.normal(c, 1.0)), float(rng.poisson(5))
+        ours.update(v, c, w)
+        theirs.update(v, c, w)
+        pre[c] = pre.get(c, 0.0) + w
+    for criterion in (InfoGainSplitCriterion(min_frac), GiniSplitCriterion(min_frac)):
+        a = ours.best_evaluated_split_suggestion(criterion, pre, "f", False)
+        b = theirs.best_evaluated_split_suggestion(criterion, pre, "f", False)
+        assert a.merit == b.merit and a.split_info == b.split_info
+        assert a.children_stats == b.children_stats
+    assert a.merit > -math.inf or min_frac > 0.4
