@@ -85,6 +85,7 @@ from onlineboost.online_maboost import (
     _REGULARISERS,
     _check_label,
     _check_params,
+    _learn_weighted,
     _log1p_exp,
     _sigmoid,
 )
@@ -172,6 +173,11 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         `"weight"` passes `learn_one(x, y, w=w_i)`, `"poisson"` repeats `learn_one`
         $k \sim \text{Poisson}(w_i)$ times, `"auto"` uses the first when the weak learner's
         `learn_one` takes `w`.
+    min_weight
+        $\tau \in [0, 1]$, with `weighting` `"weight"`: a weight below $\tau$ joins the
+        learner's carry instead of being learnt, and the learner learns the example at which the
+        carry reaches $\tau$ with the weight $\tau$ (systematic thinning, as in
+        `OnlineMABoostClassifier`); $0$ passes every weight as it is.
     seed
         Seed of the Poisson draws.
 
@@ -215,9 +221,10 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
                  regulariser="entropy", eta: float = 1.0, alpha_bound: float = 2.0,
                  alpha_lr: float = 4.0, vote_lr: float = 1.0, prior_voter: bool = True,
                  rescale: bool = True, lam: float = 6.0, weighting: str = "auto",
-                 seed: int | None = None):
+                 min_weight: float = 1.0, seed: int | None = None):
         prototype = _check_params(model, n_models, regulariser, eta, alpha_bound, alpha_lr,
-                                  vote_lr, prior_voter, rescale, lam, weighting, seed)
+                                  vote_lr, prior_voter, rescale, lam, weighting, seed,
+                                  min_weight)
         self.model = model
         self.n_models = n_models
         self.regulariser = regulariser
@@ -229,6 +236,7 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         self.rescale = rescale
         self.lam = lam
         self.weighting = weighting
+        self.min_weight = min_weight
         self.seed = seed
         self._prototype = prototype
         self._R = _REGULARISERS[regulariser]() if isinstance(regulariser, str) else regulariser
@@ -247,6 +255,7 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         self._theta_1 = float(self._R.grad(np.ones(1))[0])  # grad R(1): the fresh weight
         self._rng = np.random.default_rng(seed)
         self._w_sum = [0.0] * n_models  # sum of w_i over the examples seen
+        self._carry = [0.0] * n_models  # weight below min_weight not learnt yet (< min_weight)
         self._n_seen = 0
         self._last: _Round | None = None  # the round of the last predicted x (see the docs)
 
@@ -424,9 +433,7 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
             lam = self.lam
             w = [w[0]] + [w_i * lam for w_i in w[1:]]
         if self._use_w:
-            for m, w_i in zip(self._models, w):
-                if w_i > 0:
-                    m.learn_one(x, y, w=w_i, **kwargs)
+            _learn_weighted(self._models, x, y, w, self._carry, self.min_weight, kwargs)
         else:
             for m, k in zip(self._models, self._rng.poisson(w).tolist()):
                 for _ in range(k):
