@@ -101,10 +101,12 @@ on Phishing, Bananas, SEA and Agrawal but 0.81× on Hyperplane, and the multicla
 2.67× on ImageSegments; so item 4 of issue 12 does not hold on every development stream.
 `benchmarks/maboost_speed.py` (CPU time, the first 2,000 examples, median of interleaved
 repeats, results/maboost_speed.md) times both boosters against AdaBoost. In its run on this
-code (2 repeats), the binary booster ran at 0.79-1.63x AdaBoost's samples/s and the multiclass
-one at 0.78-1.74x: at or above 1 on Phishing, Agrawal and ImageSegments in both pipelines and on
-every plain stream but Hyperplane (binary booster 0.86x), below 1 behind a `StandardScaler` on
-Bananas, SEA and Hyperplane (0.78-0.89x); item 4 of issue 12 is not met there.
+code (2 repeats, the code of 294cfd3 timed alongside), the binary booster ran at 0.86-1.87x
+AdaBoost's samples/s (0.79-1.46x before) and the multiclass one at 0.84-1.84x (0.67-1.43x
+before): at or above 1 in every plain pipeline and, behind a `StandardScaler`, on Agrawal and
+ImageSegments, below 1 behind it on Phishing, Bananas, SEA and Hyperplane (0.84-0.96x); item 4
+of issue 12 is not met there. The same code's ratio moves by up to 0.3 between runs on the
+shared machine (binary booster, Hyperplane, plain: 0.86x in one run, 1.17x in the next).
 Beyond the booster's own work (per example, about AdaBoost's), the gap is the trees' training:
 learners $2, \dots, N$ see weights averaging $\lambda = 6$, so their Hoeffding trees attempt
 splits four to five times as often as AdaBoost's (Hyperplane, first 2,000 examples behind a
