@@ -43,10 +43,12 @@ counts it, and every distribution is read over the grown list (a learner that ne
 class gives it probability 0). The booster's own state (the $\alpha$, $v$ and $u$) does not
 depend on $K$.
 
-**Defaults** are the binary booster's, $\lambda = 6$ included, chosen by the rule stated in
+**Defaults** are the binary booster's: $\lambda = 6$, chosen by the rule stated in
 `onlineboost.online_maboost` on the development streams of issue 12 (ImageSegments: 0.8316
-at $\lambda = 1$, 0.8359 at 6, 0.8472 at 15, which is too slow for the cost rule); input checks
-and the `MAX_ABS_FEATURE` bound are shared with it too.
+at $\lambda = 1$, 0.8359 at 6, 0.8472 at 15, which is too slow for the cost rule), and
+`min_weight` 1, the thinning of weights below one example's described there (ImageSegments,
+3 seeds: 0.8267 exact, 0.8303 thinned); input checks and the `MAX_ABS_FEATURE` bound are shared
+with it too.
 
 **Predict, then learn** as in `OnlineMABoostClassifier`: `predict_proba_one` keeps the round
 at $x$ (the learners' distributions, the partial sums, their softmax and the voters), and the
@@ -55,13 +57,18 @@ label grows the simplex, so the round is read again over the grown list); otherw
 `StandardScaler` for one, it reads the learners again.
 
 **Speed.** The round is plain Python on lists of $K$ floats per learner: at $N = 10$ and
-$K \le 7$, numpy's per-call overhead cost more than the arithmetic. Measured with weak learners
-that cost almost nothing, the numpy version of this module (up to commit da5caf9) spent 3-4
-times the binary booster's own time per example, this one about twice (SEA, 2,000 examples);
-`benchmarks/maboost_speed.py` times both with Hoeffding trees against river's AdaBoost. Two
+$K \le 7$, numpy's per-call overhead costs more than the arithmetic. Over two classes (five of
+the six development streams of issue 12) the round is the binary booster's, one number per
+learner and voter ($F_i = s^i_1 - s^i_0$, as above): measured with weak learners that cost
+almost nothing (Bananas behind a `StandardScaler`, 2,000 examples, one loaded machine), the
+booster's time per example fell from 180-215 us in the K-vector form to 147 us, against 138 us
+for `OnlineMABoostClassifier`. Its mixture is centred,
+$\tfrac12 + \sum_i v_i (\sigma(F_i) - \tfrac12)$, so a mixture of fences is exactly on the
+fence (a tie in the vote), as the K-vector form's equal entries were. With more classes, two
 products stay in numpy, the inner mixture and the played distribution: their rounding decides
-near-ties between classes in the vote, and the answers are pinned to those of the numpy
-version by the tests.
+near-ties between classes in the vote, and the answers are pinned to those of the numpy version
+by the tests (the two-class path keeps them too). `benchmarks/maboost_speed.py` times both
+boosters with Hoeffding trees against river's AdaBoost.
 """
 
 from __future__ import annotations
@@ -76,7 +83,14 @@ from river import base
 from onlineboost import mirror
 from onlineboost._checks import accepts_sample_weight as _accepts_w
 from onlineboost._checks import check_tree_features as _check_x
-from onlineboost.online_maboost import _REGULARISERS, _check_label, _check_params
+from onlineboost.online_maboost import (
+    _REGULARISERS,
+    _check_label,
+    _check_params,
+    _learn_weighted,
+    _log1p_exp,
+    _sigmoid,
+)
 
 __all__ = ["OnlineMABoostMultiClassifier"]
 
@@ -108,6 +122,18 @@ class _Round(NamedTuple):
     Q: list
     lse: list
     V: list
+
+
+class _BinaryRound(NamedTuple):
+    """The round over two classes $(c_0, c_1)$ in the binary booster's scalars: the x it was
+    read at (a copy), K = 2, the votes $h_i = P_i(c_1) - P_i(c_0) \\in [-1, 1]$, the partial
+    sums $F_i = s^i_1 - s^i_0$ and each voter's probability of $c_1$."""
+
+    x: dict
+    K: int
+    h: list
+    F: list
+    voters: list
 
 
 class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
@@ -149,6 +175,11 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         `"weight"` passes `learn_one(x, y, w=w_i)`, `"poisson"` repeats `learn_one`
         $k \sim \text{Poisson}(w_i)$ times, `"auto"` uses the first when the weak learner's
         `learn_one` takes `w`.
+    min_weight
+        $\tau \in [0, 1]$, with `weighting` `"weight"`: a weight below $\tau$ joins the
+        learner's carry instead of being learnt, and the learner learns the example at which the
+        carry reaches $\tau$ with the weight $\tau$ (systematic thinning, as in
+        `OnlineMABoostClassifier`); $0$ passes every weight as it is.
     seed
         Seed of the Poisson draws.
 
@@ -192,9 +223,10 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
                  regulariser="entropy", eta: float = 1.0, alpha_bound: float = 2.0,
                  alpha_lr: float = 4.0, vote_lr: float = 1.0, prior_voter: bool = True,
                  rescale: bool = True, lam: float = 6.0, weighting: str = "auto",
-                 seed: int | None = None):
+                 min_weight: float = 1.0, seed: int | None = None):
         prototype = _check_params(model, n_models, regulariser, eta, alpha_bound, alpha_lr,
-                                  vote_lr, prior_voter, rescale, lam, weighting, seed)
+                                  vote_lr, prior_voter, rescale, lam, weighting, seed,
+                                  min_weight)
         self.model = model
         self.n_models = n_models
         self.regulariser = regulariser
@@ -206,6 +238,7 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         self.rescale = rescale
         self.lam = lam
         self.weighting = weighting
+        self.min_weight = min_weight
         self.seed = seed
         self._prototype = prototype
         self._R = _REGULARISERS[regulariser]() if isinstance(regulariser, str) else regulariser
@@ -224,6 +257,7 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         self._theta_1 = float(self._R.grad(np.ones(1))[0])  # grad R(1): the fresh weight
         self._rng = np.random.default_rng(seed)
         self._w_sum = [0.0] * n_models  # sum of w_i over the examples seen
+        self._carry = [0.0] * n_models  # weight below min_weight not learnt yet (< min_weight)
         self._n_seen = 0
         self._last: _Round | None = None  # the round of the last predicted x (see the docs)
 
@@ -267,14 +301,14 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
             last = self._last = self._round(x, self._classes, self._counts)
         return last
 
-    def _round(self, x, classes: list, counts: list) -> _Round:
+    def _round(self, x, classes: list, counts: list) -> _Round | _BinaryRound:
         """Each learner's centred vote $h_i$, the partial sums $s^i$, their softmax and
-        log-sum-exp, and the voters' distributions over `classes` (lists of K floats)."""
+        log-sum-exp, and the voters' distributions over `classes` (lists of K floats); over two
+        classes, the binary booster's scalars (`_BinaryRound`)."""
         K = len(classes)
         if K == 2:
-            H, S, Q, lse, first = self._two_class_round(x, classes)
-        else:
-            H, S, Q, lse, first = self._k_class_round(x, classes)
+            return self._two_class_round(x, classes, counts)
+        H, S, Q, lse, first = self._k_class_round(x, classes)
         # numpy's product, as before this module went to plain floats: its rounding decides
         # near-ties in the mixture, so the same seed gives the same answers as then
         mix = (_normalised_np(self._log_v) @ np.array(Q)).tolist()
@@ -284,36 +318,29 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
             V.append([(n_c + 1.0) / n for n_c in counts])
         return _Round(dict(x), K, H, S, Q, lse, V)
 
-    def _two_class_round(self, x, classes: list) -> tuple:
-        """`_k_class_round` for K = 2 on scalars, the same operations in the same order (so
-        the same bits): five of the six development streams of issue 12 are binary."""
+    def _two_class_round(self, x, classes: list, counts: list) -> _BinaryRound:
+        """The round over two classes as the binary booster reads it, $c_1$ playing +1: with
+        $s^i_0 = -F_i / 2$ and $s^i_1 = F_i / 2$, $\\operatorname{softmax}(s^i) = (\\sigma(-F_i),
+        \\sigma(F_i))$, so every voter is one number, its probability of $c_1$ (five of the six
+        development streams of issue 12 are binary)."""
         c0, c1 = classes
-        H, S, Q, lse = [], [], [], []
-        first = None
-        s0 = s1 = None
-        exp, log = math.exp, math.log
-        for m, a in zip(self._models, self._alpha):
+        h = []
+        for m in self._models:
             proba = m.predict_proba_one(x)
             p0, p1 = proba.get(c0, 0.0), proba.get(c1, 0.0)
             total = p0 + p1
-            if total > 0:
-                h0, h1 = p0 / total - 0.5, p1 / total - 0.5
-            else:  # a learner with no opinion yet votes uniformly: h = 0
-                h0 = h1 = 0.0
-            if first is None:  # the first learner's distribution is a voter
-                first = [p0 / total, p1 / total] if total > 0 else [0.5, 0.5]
-            if s0 is None:
-                s0, s1 = a * h0, a * h1
-            else:
-                s0, s1 = s0 + a * h0, s1 + a * h1
-            top = s0 if s0 >= s1 else s1
-            e0, e1 = exp(s0 - top), exp(s1 - top)
-            z = e0 + e1
-            H.append([h0, h1])
-            S.append([s0, s1])
-            Q.append([e0 / z, e1 / z])
-            lse.append(top + log(z))
-        return H, S, Q, lse, first
+            h.append((p1 - p0) / total if total > 0 else 0.0)  # no opinion yet: h = 0
+        F, acc = [], 0.0
+        for a, h_i in zip(self._alpha, h):
+            acc += a * h_i
+            F.append(acc)
+        p_F = [_sigmoid(f) for f in F]
+        # centred, so that a mixture of fences is exactly on the fence (1/2: a tie)
+        p_mix = 0.5 + sum(v * (p - 0.5) for v, p in zip(_normalised(self._log_v), p_F))
+        voters = [0.5 * (h[0] + 1.0), p_mix, *p_F[1:]]
+        if self.prior_voter:
+            voters.append((counts[1] + 1.0) / (self._n_seen + 2.0))
+        return _BinaryRound(dict(x), 2, h, F, voters)
 
     def _k_class_round(self, x, classes: list) -> tuple:
         """Per learner: $h_i$, $s^i$, $\\operatorname{softmax}(s^i)$ and its log-sum-exp (lists
@@ -348,15 +375,19 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         _check_x(x)
         if not self._classes:
             return np.empty((len(self._log_u), 0))
-        return np.array(self._round_at(x).V)
+        r = self._round_at(x)
+        if r.K == 2:
+            return np.array([[1.0 - p, p] for p in r.voters])
+        return np.array(r.V)
 
-    def _margins(self, S: list, c: int) -> list:
-        """$m_i = s^{i-1}_y - \\max_{l \\ne y} s^{i-1}_l$, $i = 1, \\dots, N$ ($s^0 = 0$)."""
-        if len(S[0]) == 1:  # one class: no competitor, margin 0 (every weight 1)
+    def _margins(self, r, c: int) -> list:
+        """$m_i = s^{i-1}_y - \\max_{l \\ne y} s^{i-1}_l$, $i = 1, \\dots, N$ ($s^0 = 0$), for
+        the label at position `c` in the round `r` (over two classes, $\\pm F_{i-1}$)."""
+        if r.K == 2:
+            return [0.0] + (r.F[:-1] if c == 1 else [-f for f in r.F[:-1]])
+        S = r.S
+        if r.K == 1:  # one class: no competitor, margin 0 (every weight 1)
             return [0.0] * self.n_models
-        if len(S[0]) == 2:  # the one rival: the same numbers, without the slices
-            d = 1 - c
-            return [0.0] + [s[c] - s[d] for s in S[:-1]]
         return [0.0] + [s[c] - max(s[:c] + s[c + 1:]) for s in S[:-1]]
 
     def _weights(self, margins: list) -> list:
@@ -374,9 +405,9 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         _check_x(x)
         _check_label(y)
         if y not in self._index:  # as learn_one would: over the grown list of classes
-            S = self._round(x, self._classes + [y], self._counts + [0]).S
-            return np.array(self._weights(self._margins(S, len(self._classes))))
-        return np.array(self._weights(self._margins(self._round_at(x).S, self._index[y])))
+            r = self._round(x, self._classes + [y], self._counts + [0])
+            return np.array(self._weights(self._margins(r, len(self._classes))))
+        return np.array(self._weights(self._margins(self._round_at(x), self._index[y])))
 
     def learn_one(self, x, y, **kwargs):
         """Learn $(x, y)$: the learners' outputs at `x` are read once, from the last
@@ -390,8 +421,8 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         c = self._index[y]
         r = self._round_at(x)
         self._last = None  # the learners move: the round is stale
-        H, S = r.H, r.S
-        w = self._weights(self._margins(S, c))
+        margins = self._margins(r, c)
+        w = self._weights(margins)
         self._n_seen += 1
         n = self._n_seen
         self._counts[c] += 1
@@ -404,39 +435,60 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
             lam = self.lam
             w = [w[0]] + [w_i * lam for w_i in w[1:]]
         if self._use_w:
-            for m, w_i in zip(self._models, w):
-                if w_i > 0:
-                    m.learn_one(x, y, w=w_i, **kwargs)
+            _learn_weighted(self._models, x, y, w, self._carry, self.min_weight, kwargs)
         else:
             for m, k in zip(self._models, self._rng.poisson(w).tolist()):
                 for _ in range(k):
                     m.learn_one(x, y, **kwargs)
-        # AdaBoost.OLM's alpha step: projected gradient descent on the cross-entropy of s^i,
-        # d/d alpha_i = <softmax(s^i) - e_y, h_i>, on the box [-B, B].
         eta_t = self.alpha_lr / math.sqrt(n)
+        if r.K == 2:
+            self._update_two(r, c, eta_t)
+        else:
+            self._update_k(r, c, eta_t)
+
+    def _update_two(self, r: _BinaryRound, c: int, eta_t: float) -> None:
+        """`_update_k` over two classes in the binary booster's scalars: with $y = \\pm 1$ for
+        $c_1$ / $c_0$, the cross-entropy of $s^i$ is $\\log(1 + e^{-y F_i})$ and its derivative
+        in $\\alpha_i$ is $-y h_i \\sigma(-y F_i)$ (AdaBoost.OL's step)."""
+        y_pm = 1.0 if c == 1 else -1.0
         B = self.alpha_bound
         alpha = self._alpha
-        for i, (q, h) in enumerate(zip(r.Q, H)):
+        log_v = []
+        for i, (h_i, f, lv) in enumerate(zip(r.h, r.F, self._log_v)):
+            m_i = y_pm * f
+            a = alpha[i] + eta_t * y_pm * h_i * _sigmoid(-m_i)
+            alpha[i] = B if a > B else (-B if a < -B else a)
+            log_v.append(lv - _log1p_exp(-m_i))  # the inner layer: minus the log loss
+        top = max(log_v)
+        self._log_v = [lv - top for lv in log_v]  # keep it bounded (the weights are unchanged)
+        # Outer layer: Hedge on each voter's mistake (1 wrong side, 1/2 on the fence).
+        beta, right = self.vote_lr, c == 1
+        log_u = [lu - beta * (0.5 if p == 0.5 else float((p > 0.5) != right))
+                 for lu, p in zip(self._log_u, r.voters)]
+        top = max(log_u)
+        self._log_u = [lu - top for lu in log_u]
+
+    def _update_k(self, r: _Round, c: int, eta_t: float) -> None:
+        """The alphas and both layers after the learners learnt the label at position `c`."""
+        # AdaBoost.OLM's alpha step: projected gradient descent on the cross-entropy of s^i,
+        # d/d alpha_i = <softmax(s^i) - e_y, h_i>, on the box [-B, B].
+        B = self.alpha_bound
+        alpha = self._alpha
+        for i, (q, h) in enumerate(zip(r.Q, r.H)):
             grad = sum(map(operator.mul, q, h)) - h[c]  # summed in class order, from 0
             a = alpha[i] - eta_t * grad
             alpha[i] = B if a > B else (-B if a < -B else a)
         # Inner layer: exponential weights (rate 1) on each partial sum's log loss.
-        log_v = [lv - (z - s[c]) for lv, z, s in zip(self._log_v, r.lse, S)]
+        log_v = [lv - (z - s[c]) for lv, z, s in zip(self._log_v, r.lse, r.S)]
         top = max(log_v)
         self._log_v = [lv - top for lv in log_v]  # keep it bounded (the weights are unchanged)
         # Outer layer: Hedge on each voter's mistake (ties for the top share the mistake).
         beta = self.vote_lr
         log_u = []
-        if r.K == 2:  # the same misses: 1/2 on a tie, else 0 or 1
-            d = 1 - c
-            for lu, p in zip(self._log_u, r.V):
-                p_c, p_d = p[c], p[d]
-                log_u.append(lu - beta * (0.5 if p_c == p_d else (0.0 if p_c > p_d else 1.0)))
-        else:
-            for lu, p in zip(self._log_u, r.V):
-                best = max(p)
-                miss = 1.0 - (p[c] == best) / p.count(best)
-                log_u.append(lu - beta * miss)
+        for lu, p in zip(self._log_u, r.V):
+            best = max(p)
+            miss = 1.0 - (p[c] == best) / p.count(best)
+            log_u.append(lu - beta * miss)
         top = max(log_u)
         self._log_u = [lu - top for lu in log_u]
 
@@ -445,6 +497,10 @@ class OnlineMABoostMultiClassifier(base.Wrapper, base.Classifier):
         _check_x(x)
         if not self._classes:
             return {}
-        p = _normalised_np(self._log_u) @ np.array(self._round_at(x).V)
+        r = self._round_at(x)
+        if r.K == 2:  # 1/2 plus the weighted deviations: exactly 1/2 when all sit on the fence
+            p1 = 0.5 + sum(u * (p - 0.5) for u, p in zip(_normalised(self._log_u), r.voters))
+            return {self._classes[0]: 1.0 - p1, self._classes[1]: p1}
+        p = _normalised_np(self._log_u) @ np.array(r.V)
         p /= p.sum()
         return dict(zip(self._classes, p.tolist()))

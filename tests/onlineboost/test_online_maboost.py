@@ -88,6 +88,59 @@ def test_poisson_path_is_seeded_and_quadratic_zeros_skip_learners():
     assert min(getattr(m, "calls", 0) for m in quad._models[1:]) < 0.6 * len(stream)
 
 
+class _RecordingTree(tree.HoeffdingTreeClassifier):
+    """A Hoeffding tree recording the weights it learns with (each clone its own list)."""
+
+    def learn_one(self, x, y, *, w=1.0):
+        self.__dict__.setdefault("seen", []).append(w)
+        super().learn_one(x, y, w=w)
+
+
+def _exact_weights(model, stream):
+    """Per learner, the weights it would learn with at min_weight 0: example_weights (the
+    mirror map, read before each learn_one), rescaled by the running mean and times lam for
+    learners 2..N, recomputed here; then the model learns the example."""
+    n_models, lam = model.n_models, model.lam
+    w_sum, out = np.zeros(n_models), []
+    for n, (x, y) in enumerate(stream, start=1):
+        w = model.example_weights(x, y)
+        w_sum += w
+        w = w * n / w_sum
+        w[1:] *= lam
+        out.append(w)
+        model.learn_one(x, y)
+    return np.array(out)
+
+
+@pytest.mark.parametrize("tau", [1.0, 0.4])
+def test_thinning_keeps_each_learners_total_weight_within_min_weight(tau):
+    """min_weight = tau: a learner learns an example with its exact weight when that is at
+    least tau, else with tau exactly, and its total weight learnt trails the exact total by
+    less than tau at every step. Learning small weights as they are, dropping them, or giving
+    the pooled weight to a later example would each break one of these."""
+    stream = list(itertools.islice(datasets.Phishing(), 500))
+    model = OnlineMABoostClassifier(_RecordingTree(), n_models=6, min_weight=tau)
+    exact = _exact_weights(model, stream)
+    assert (exact < tau).mean() > 0.05  # the case is exercised
+    for i, m in enumerate(model._models):
+        seen = np.array(m.__dict__.get("seen", []))
+        big = exact[:, i][exact[:, i] >= tau]
+        # every weight >= tau is learnt as it is, the others as tau exactly
+        np.testing.assert_allclose(np.sort(seen[seen != tau]), np.sort(big[big != tau]))
+        gap = exact[:, i].sum() - seen.sum()
+        assert 0.0 <= gap + 1e-9 and gap < tau
+        assert gap == pytest.approx(model._carry[i], abs=1e-9)
+    assert len(model._models[0].seen) == len(stream)  # w_1 = 1 >= tau: never thinned
+
+
+def test_min_weight_zero_learns_every_exact_weight():
+    stream = list(itertools.islice(datasets.Phishing(), 300))
+    model = OnlineMABoostClassifier(_RecordingTree(), n_models=4, min_weight=0.0)
+    exact = _exact_weights(model, stream)
+    for i, m in enumerate(model._models):
+        np.testing.assert_allclose(m.seen, exact[:, i][exact[:, i] > 0], rtol=1e-12)
+
+
 def test_boosting_beats_the_single_tree_on_bananas():
     stream = list(datasets.Bananas())
     single = _accuracy(tree.HoeffdingTreeClassifier(), stream)
@@ -212,7 +265,9 @@ def test_predictions_before_learning_and_prediction_cache():
     ({"n_models": 0}, "n_models"), ({"regulariser": "l3"}, "regulariser"),
     ({"eta": -1.0}, "eta"), ({"alpha_bound": float("nan")}, "alpha_bound"),
     ({"alpha_lr": 0}, "alpha_lr"), ({"weighting": "sometimes"}, "weighting"),
-    ({"vote_lr": float("inf")}, "vote_lr"),
+    ({"vote_lr": float("inf")}, "vote_lr"), ({"min_weight": -0.1}, "min_weight"),
+    ({"min_weight": 1.5}, "min_weight"), ({"min_weight": float("nan")}, "min_weight"),
+    ({"min_weight": "1"}, "min_weight"),
 ])
 def test_invalid_parameters_raise_naming_the_argument(params, name):
     with pytest.raises(ValueError, match=name):
@@ -238,7 +293,9 @@ def _fingerprint(model, stream):
     """Predict, then learn, over `stream`: a weighted sum of every probability answered (class
     k in sorted order weighs k + 1, step t weighs 1 + t % 7), the count of right answers, and
     the final alphas and vote weights. Pinned below from the code before its speed rewrite
-    (main at da5caf9): a refactor that changes what the booster answers changes these."""
+    (main at da5caf9), the cases with min_weight 0 still are; the defaults (min_weight 1, which
+    thins small weights: a change of answers) were recorded again on branch mabspeed. A
+    refactor that changes what the booster answers changes these."""
     total, correct = 0.0, 0
     for t, (x, y) in enumerate(stream):
         p = model.predict_proba_one(x)
@@ -263,8 +320,20 @@ def _head(dataset, n):
 
 
 _PINNED = {  # name: (model factory, stream, pinned fingerprint)
-    "default, Phishing": (
-        lambda: OnlineMABoostClassifier(seed=0), lambda: _head(datasets.Phishing, 400),
+    "default (min_weight 1), Phishing": (
+        lambda: OnlineMABoostClassifier(seed=0),
+        lambda: _head(datasets.Phishing, 400),
+        (2303.2884154489934, 340,
+     [2.0, 1.6485844987758809, 0.45878093511508133, 0.5270116468677043, 0.6109092706091187,
+      0.26270127983109465, -0.2918423422851502, -0.11119832838020383, 0.3178366944351606,
+      0.07507784138149962],
+     [0.6952678630362022, 0.005188278325506146, 0.005188278325506146, 0.03833647960403089,
+      0.03833647960403089, 0.10420935587472797, 0.10420935587472797, 0.005188278325506146,
+      0.0002583091677034811, 0.0019086609310291075, 0.0019086609310291075,
+      4.362614221053235e-52])),
+    "min_weight 0 (the code before thinning), Phishing": (
+        lambda: OnlineMABoostClassifier(min_weight=0.0, seed=0),
+        lambda: _head(datasets.Phishing, 400),
         (2305.2376022525696, 339,
      [2.0, 1.6485844987758809, 0.702075326169382, -0.28156166444315345, -0.13665549379541353,
       0.39213582466851277, 0.48883317561305023, 0.21053229895457987, -0.25641414799131285,
@@ -283,14 +352,14 @@ _PINNED = {  # name: (model factory, stream, pinned fingerprint)
       0.9525235858446437, 2.4229015236293033e-13])),
     "behind a StandardScaler, no prior, no rescale, lam 1": (
         lambda: preprocessing.StandardScaler() | OnlineMABoostClassifier(
-            _lr(), n_models=3, prior_voter=False, rescale=False, lam=1.0),
+            _lr(), n_models=3, prior_voter=False, rescale=False, lam=1.0, min_weight=0.0),
         lambda: _head(datasets.Bananas, 400),
         (2380.6261338030954, 206,
      [0.48544972843575307, 0.42440225158067096, 0.373471981552669],
      [0.9995636447858918, 0.00018428100963302637, 6.779319484230693e-05, 0.00018428100963302637])),
     "a Regulariser object (projected mirror step)": (
         lambda: OnlineMABoostClassifier(n_models=3, regulariser=mirror.Quadratic(), eta=0.5,
-                                        seed=1),
+                                        min_weight=0.0, seed=1),
         lambda: _head(datasets.Phishing, 300),
         (1750.7709088087856, 249,
      [1.9354223284251337, 1.0479867763524546, 0.49274333085610206],

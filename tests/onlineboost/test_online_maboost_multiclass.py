@@ -128,6 +128,38 @@ def test_example_weights_are_the_mirror_map_of_the_multiclass_margin(regulariser
         assert model.example_weights(x, y)[0] == 1.0  # the first learner: the plain learner
 
 
+class _RecordingTree(tree.HoeffdingTreeClassifier):
+    """A Hoeffding tree recording the weights it learns with (each clone its own list)."""
+
+    def learn_one(self, x, y, *, w=1.0):
+        self.__dict__.setdefault("seen", []).append(w)
+        super().learn_one(x, y, w=w)
+
+
+def test_thinning_keeps_each_learners_total_weight_within_min_weight():
+    """The multiclass booster thins as the binary one: weights >= min_weight learnt as they
+    are, smaller ones pooled and learnt as min_weight, each learner's total within min_weight
+    of the exact total (rescaled by the running mean, times lam), recomputed here."""
+    tau, stream = 1.0, _rbf(600)
+    model = OnlineMABoostMultiClassifier(_RecordingTree(), n_models=5, min_weight=tau)
+    w_sum, exact = np.zeros(5), []
+    for n, (x, y) in enumerate(stream, start=1):
+        w = model.example_weights(x, y)
+        w_sum += w
+        w = w * n / w_sum
+        w[1:] *= model.lam
+        exact.append(w)
+        model.learn_one(x, y)
+    exact = np.array(exact)
+    assert (exact < tau).mean() > 0.05
+    for i, m in enumerate(model._models):
+        seen = np.array(m.seen)
+        big = exact[:, i][exact[:, i] >= tau]
+        np.testing.assert_allclose(np.sort(seen[seen != tau]), np.sort(big[big != tau]))
+        gap = exact[:, i].sum() - seen.sum()
+        assert -1e-9 <= gap < tau
+
+
 def test_alpha_step_is_the_gradient_of_the_cross_entropy_of_each_partial_sum():
     """Finite differences of -log softmax(s^{i-1} + a h_i)_y in a give the step taken."""
     model = OnlineMABoostMultiClassifier(tree.HoeffdingTreeClassifier(), n_models=4,
@@ -297,7 +329,8 @@ def test_huge_features_on_a_trained_tree_are_refused_not_an_overflow(cls, value)
     ({"vote_lr": 10 ** 400}, "vote_lr"), ({"seed": "abc"}, "seed"), ({"seed": 1.5}, "seed"),
     ({"seed": True}, "seed"), ({"regulariser": "l3"}, "regulariser"),
     ({"weighting": "sometimes"}, "weighting"), ({"prior_voter": "yes"}, "prior_voter"),
-    ({"rescale": None}, "rescale"),
+    ({"rescale": None}, "rescale"), ({"min_weight": 2.0}, "min_weight"),
+    ({"min_weight": -1e-9}, "min_weight"), ({"min_weight": 10 ** 400}, "min_weight"),
 ])
 def test_invalid_parameters_raise_naming_the_argument(cls, params, name):
     with pytest.raises(ValueError, match=name):
@@ -315,7 +348,9 @@ def _fingerprint(model, stream):
     """Predict, then learn, over `stream`: a weighted sum of every probability answered (class
     k in sorted order weighs k + 1, step t weighs 1 + t % 7), the count of right answers, and
     the final alphas and vote weights. Pinned below from the code before its speed rewrite
-    (main at da5caf9): a refactor that changes what the booster answers changes these."""
+    (main at da5caf9), the cases with min_weight 0 still are; the defaults (min_weight 1, which
+    thins small weights: a change of answers) were recorded again on branch mabspeed. A
+    refactor that changes what the booster answers changes these."""
     total, correct = 0.0, 0
     for t, (x, y) in enumerate(stream):
         p = model.predict_proba_one(x)
@@ -340,8 +375,30 @@ def _head(dataset, n):
 
 
 _PINNED = {  # name: (model factory, stream, pinned fingerprint)
-    "default, ImageSegments": (
+    "default (min_weight 1), ImageSegments": (
         lambda: OnlineMABoostMultiClassifier(seed=0),
+        lambda: _head(datasets.ImageSegments, 300),
+        (5159.919687748588, 202,
+     [2.0, 1.7739961410614242, 0.09804187154936757, 0.0032613209633056963, -0.3230871009875811,
+      -0.112306250345989, -0.035273987284066034, 0.26885378293985546, -0.4091597259465412,
+      -0.2687386446782149],
+     [0.0022376503545259376, 0.09695023060964972, 0.2635380501311247, 0.2635380501311247,
+      0.2635380501311247, 0.09695023060964972, 0.013120786919411861, 8.8407166849291e-05,
+      4.401533660134806e-06, 3.252317913606764e-05, 1.6192337431876856e-06,
+      1.8575080726698916e-72])),
+    "default (min_weight 1), two classes (Phishing)": (
+        lambda: OnlineMABoostMultiClassifier(seed=0),
+        lambda: _head(datasets.Phishing, 300),
+        (1742.0514319480005, 249,
+     [1.935422328425134, 0.9898967879972749, 0.5488199900759866, 0.3281973878167347,
+      0.13589409033776667, 0.015521747544022017, -0.1311353247478662, -0.13777106873190123,
+      -0.01686490396664775, 0.030827267274989106],
+     [0.8622016060266956, 0.006433983422202239, 0.047541064446242155, 0.047541064446242155,
+      0.017489380221179088, 0.006433983422202239, 0.0008707449687834106, 0.002366930225866084,
+      0.006433983422202239, 0.002366930225866084, 0.00032032917251888606,
+      1.4330820231811223e-41])),
+    "min_weight 0 (the code before thinning), ImageSegments": (
+        lambda: OnlineMABoostMultiClassifier(min_weight=0.0, seed=0),
         lambda: _head(datasets.ImageSegments, 300),
         (5161.406229251497, 200,
      [2.0, 1.7714511072424368, 0.1449011531170057, -0.010260914285670476, 0.05503915080806455,
@@ -362,13 +419,14 @@ _PINNED = {  # name: (model factory, stream, pinned fingerprint)
     "behind a StandardScaler, Regulariser object, no prior, no rescale, lam 1": (
         lambda: preprocessing.StandardScaler() | OnlineMABoostMultiClassifier(
             n_models=3, prior_voter=False, rescale=False, lam=1.0,
-            regulariser=mirror.NegativeEntropy()),
+            regulariser=mirror.NegativeEntropy(), min_weight=0.0),
         lambda: _head(datasets.ImageSegments, 300),
         (5178.094459548398, 195,
      [2.0, 1.7177216080410864, 0.17399825770140673],
      [0.0033562704442145646, 0.2317250212134752, 0.2317250212134752, 0.533193687128835])),
-    "default, two classes (Phishing)": (
-        lambda: OnlineMABoostMultiClassifier(seed=0), lambda: _head(datasets.Phishing, 300),
+    "min_weight 0, two classes (Phishing)": (
+        lambda: OnlineMABoostMultiClassifier(min_weight=0.0, seed=0),
+        lambda: _head(datasets.Phishing, 300),
         (1742.5748046141002, 249,
      [1.935422328425134, 0.9898967879972745, 0.5538056367400261, 0.32948342983374546,
       0.0990861921149299, 0.07762136752424198, 0.05051359451237189, -0.05673698816579914,
