@@ -8,7 +8,6 @@ import numbers
 
 import numpy as np
 from river import base
-from river.tree import splitter
 
 from . import losses as losses_
 from . import sets
@@ -22,56 +21,6 @@ __all__ = ["BoOCOClassifier"]
 #: ARFClassifier trees use grace_period 50 and delta 0.01), majority-class leaves, bounded depth
 _DEFAULT_TREE = {"grace_period": 100, "delta": 0.01, "leaf_prediction": "mc",
                  "max_depth": 6}
-
-class _GaussianSplitter(splitter.GaussianSplitter):
-    """River's `GaussianSplitter`, faster, with the same splits: a direct `clone` (a Hoeffding
-    tree clones its splitter for every feature of every new leaf, and river's generic `clone`
-    reads the signature with `inspect` each time, a tenth of the default trees' learning time
-    on Phishing) and the split search in one loop (at `rate` 12 the trees try to split often,
-    and the search was half their learning time)."""
-
-    def clone(self, new_params=None, include_attributes=False):
-        if new_params or include_attributes:
-            return super().clone(new_params, include_attributes)
-        return type(self)(self.n_splits)
-
-    def best_evaluated_split_suggestion(self, criterion, pre_split_dist, att_idx, binary_only):
-        """River's search (`n_splits` thresholds, the information gain of each, the best kept)
-        in one loop: the same arithmetic in the same order, so the same split, without the
-        criterion's per-threshold dispatch and the pre-split entropy computed once."""
-        from river.tree.split_criterion import InfoGainSplitCriterion
-        from river.tree.utils import BranchFactory
-
-        if type(criterion) is not InfoGainSplitCriterion or not isinstance(pre_split_dist,
-                                                                            dict):
-            return super().best_evaluated_split_suggestion(criterion, pre_split_dist, att_idx,
-                                                           binary_only)
-        log2, inf = math.log2, math.inf
-        min_frac = criterion.min_branch_fraction
-        pre = criterion._compute_entropy_dict(pre_split_dist)
-        best = BranchFactory()
-        best_merit = best.merit
-        for split_value in self._split_point_suggestions():
-            lhs, rhs = self._class_dists_from_binary_split(split_value)
-            w_l, w_r = sum(lhs.values()), sum(rhs.values())
-            total = w_l + w_r
-            if total <= 0 or (w_l / total > min_frac) + (w_r / total > min_frac) < 2:
-                merit = -inf
-            else:
-                post = 0.0
-                for w_i, dist in ((w_l, lhs), (w_r, rhs)):
-                    h = s = 0.0
-                    for d in dist.values():
-                        if d > 0.0:
-                            h -= d * log2(d)
-                            s += d
-                    post += w_i * ((h + s * log2(s)) / s if s > 0.0 else 0.0)
-                merit = pre - post / total
-            if merit > best_merit:
-                best = BranchFactory(merit, att_idx, split_value, [lhs, rhs])
-                best_merit = merit
-        return best
-
 
 _LOSSES = {"logistic": losses_.Logistic, "hinge": losses_.Hinge, "squared": losses_.Squared}
 
@@ -303,7 +252,7 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
     (whole streams, 3 seeds) it ran at 1.19-1.71 times the samples/s of river's
     `AdaBoostClassifier` with ten default Hoeffding trees in the same process run (Phishing
     1.24, SEA 1.19), on every development stream; the stack expert costs about 2% of a
-    sample's time, and the default trees' faster splitter (`_GaussianSplitter`, same splits)
+    sample's time, and the default trees' faster splitter (`onlineboost._splitter`, same splits)
     is what keeps Phishing, where the young trees try to split most, above 1 (0.75-0.89 in
     three runs under load before it).
 
@@ -312,8 +261,8 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
     learner
         Weak learner prototype: a river classifier (default
         `tree.HoeffdingTreeClassifier(grace_period=100, delta=0.01, leaf_prediction="mc",
-        max_depth=6)` with `_GaussianSplitter`: river's splitter, cloned directly and its
-        split search in one loop, so the same trees, faster),
+        max_depth=6)` with `onlineboost._splitter.GaussianSplitter`: river's splitter,
+        cloned directly and its split search in one loop, so the same trees, faster),
         trained on the minimising end of its linear loss with the loss's size as weight; or,
         as for `BoOCO`, a weak OCO learner or a regressor.
     n_learners
@@ -439,10 +388,11 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
     def _make_copies(self):
         proto = self.learner
         if proto is None:
-            from river import tree
+            from river import tree  # (river.tree loads scipy.stats: only when a tree is made)
 
-            proto = tree.HoeffdingTreeClassifier(**_DEFAULT_TREE,
-                                                 splitter=_GaussianSplitter())
+            from ._splitter import GaussianSplitter
+
+            proto = tree.HoeffdingTreeClassifier(**_DEFAULT_TREE, splitter=GaussianSplitter())
         if isinstance(proto, base.Classifier):
             copies = _ClassifierScores(proto, self.n_learners, float(self.bound),
                                        self.weighting, float(self.weight_power), self.seed,

@@ -269,7 +269,8 @@ def test_linear_expert_carries_a_linear_stream():
 def test_default_trees_fast_splitter_clone_gives_the_same_model():
     # the default trees' splitter clones without river's signature reading: a fresh, empty
     # splitter each time (sharing one would merge the leaves' statistics), same predictions
-    from onlineboost.booco_classifier import _DEFAULT_TREE, _GaussianSplitter
+    from onlineboost._splitter import GaussianSplitter as _GaussianSplitter
+    from onlineboost.booco_classifier import _DEFAULT_TREE
 
     proto = _GaussianSplitter(n_splits=7)
     proto.update(0.5, True, 1.0)
@@ -299,7 +300,7 @@ def test_fused_split_search_matches_rivers(n_classes, min_frac):
     from river.tree.split_criterion import GiniSplitCriterion, InfoGainSplitCriterion
     from river.tree.splitter import GaussianSplitter
 
-    from onlineboost.booco_classifier import _GaussianSplitter
+    from onlineboost._splitter import GaussianSplitter as _GaussianSplitter
 
     rng = np.random.default_rng(n_classes)
     ours, theirs = _GaussianSplitter(), GaussianSplitter()
