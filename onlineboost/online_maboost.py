@@ -129,7 +129,8 @@ containers are refused. Labels must be a str, bool, integer or finite real (`y` 
 `None`, NaN, complex and unhashable labels are refused); the binary booster also wants a binary
 one. `model=None` means `tree.HoeffdingTreeClassifier()` with river's default settings (its
 Gaussian splitter run by `onlineboost._splitter`: the same splits, found faster); anything
-without `learn_one`, `predict_proba_one` and `clone` is refused at construction, as is a non-integer `seed`.
+without `learn_one`, `predict_proba_one` and `clone` is refused at construction, as is a
+non-integer `seed`.
 """
 
 from __future__ import annotations
