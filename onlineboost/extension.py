@@ -55,7 +55,8 @@ def prox_distance(z: np.ndarray, K: sets.ConvexSet, lam: float) -> np.ndarray:
     r = z - proj
     # |r| as np.linalg.norm(r, axis=-1) computes it, without its dispatch
     dist = np.sqrt(np.add.reduce(r * r, axis=-1, keepdims=True))
-    keep = np.where(dist > lam, 1.0 - lam / np.maximum(dist, lam), 0.0)
+    far = dist > lam
+    keep = np.where(far, 1.0 - lam / np.where(far, dist, 1.0), 0.0)  # (no 0/0 when lam = 0)
     return proj + keep * r
 
 
