@@ -228,7 +228,7 @@ def test_simplex_row_kernel_gives_the_projection_bit_for_bit(K):
     """On a (capped, cap >= 1) simplex `gradient_unchecked` calls `sets`' plain-float kernel
     on its row directly; the gradient is the one through `K.project_unchecked`, bit for bit,
     for points inside, near and far from K (up to 1e300); other sets (cap < 1, a subclass
-    with its own `_project`, rows beyond the kernel's 48 entries) keep their projection."""
+    with its own `_project`) keep their projection."""
     rng = np.random.default_rng(11)
     d = K.dim
     for scale in (0.0, 0.01, 1.0, 30.0, 1e8, 1e300):
