@@ -275,12 +275,14 @@ def test_simplex_kernel_agrees_with_scipy_on_stacks():
 
 @pytest.mark.parametrize("shape, kernel", [
     ((100,), True), ((1, 100), True), ((10, 10), True), ((5, 20), True), ((5, 10), True),
-    ((101,), False), ((11, 9), False), ((2, 51), False), ((2, 3, 4), False),
+    ((48, 1), True), ((16, 3), True),
+    ((101,), False), ((11, 9), False), ((2, 51), False), ((25, 2), False), ((2, 3, 4), False),
 ])
 def test_simplex_kernel_takes_a_few_short_rows_only(monkeypatch, shape, kernel):
     """The dispatch that BoBLO's speed rests on: N = 5 copies on 10 arms (5 x 10, three
     projections a round) and up to 10 rows of 100 entries go to the plain-float kernel, larger
-    stacks to numpy (where its dozen calls cost less than the Python loop)."""
+    stacks to numpy (where its dozen calls cost less than the Python loop), except that any
+    stack of at most 48 entries stays with the kernel (the rule before: its numbers kept)."""
     calls = []
     small = sets._projection_simplex_small
     monkeypatch.setattr(sets, "_projection_simplex_small",
