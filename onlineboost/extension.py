@@ -55,7 +55,10 @@ def prox_distance(z: np.ndarray, K: sets.ConvexSet, lam: float) -> np.ndarray:
     r = z - proj
     # |r| as np.linalg.norm(r, axis=-1) computes it, without its dispatch
     dist = np.sqrt(np.add.reduce(r * r, axis=-1, keepdims=True))
-    keep = np.where(dist > lam, 1.0 - lam / np.maximum(dist, lam), 0.0)
+    if lam > 0:
+        keep = np.where(dist > lam, 1.0 - lam / np.maximum(dist, lam), 0.0)
+    else:  # no pull (kappa = 0): r whole wherever z is off K (1 - 0 / dist), with no 0/0
+        keep = np.where(dist > 0.0, 1.0, 0.0)
     return proj + keep * r
 
 

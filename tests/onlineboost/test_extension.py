@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -227,7 +228,7 @@ def test_simplex_row_kernel_gives_the_projection_bit_for_bit(K):
     """On a (capped, cap >= 1) simplex `gradient_unchecked` calls `sets`' plain-float kernel
     on its row directly; the gradient is the one through `K.project_unchecked`, bit for bit,
     for points inside, near and far from K (up to 1e300); other sets (cap < 1, a subclass
-    with its own `_project`, rows beyond the kernel's 48 entries) keep their projection."""
+    with its own `_project`) keep their projection."""
     rng = np.random.default_rng(11)
     d = K.dim
     for scale in (0.0, 0.01, 1.0, 30.0, 1e8, 1e300):
@@ -237,3 +238,16 @@ def test_simplex_row_kernel_gives_the_projection_bit_for_bit(K):
             ext = Extension(losses.Linear(), K, delta=0.1, kappa=kappa)
             np.testing.assert_array_equal(ext.gradient_unchecked(x, y),
                                           _gradient_by_projection(ext, x, y))
+
+
+@pytest.mark.parametrize("K", [sets.Box([0.0, -1.0], [1.0, 1.0]), sets.Simplex(4)], ids=repr)
+def test_prox_distance_with_no_pull_warns_nothing(K):
+    """lam = 0 (kappa = 0: BoOCO's running kappa before the first non-zero cost) on a stack
+    taken by numpy, with rows in K (distance 0): the prox of 0 Dist is the identity, with no
+    0/0 and no RuntimeWarning (Pi_K z + (z - Pi_K z), z to rounding)."""
+    rng = np.random.default_rng(5)
+    z = np.vstack([K.project(K.sample(40, rng)), K.centroid + rng.normal(size=(40, K.dim))])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        p = prox_distance(z, K, 0.0)
+    np.testing.assert_allclose(p, z, rtol=0, atol=1e-15)

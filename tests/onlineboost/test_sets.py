@@ -204,3 +204,90 @@ def test_public_bounds_and_unchecked_projection():
     assert sets.Interval(-1, 3).bounds == (-1.0, 3.0)
     x = np.array([[2.0, 5.0], [-1.0, 0.0]])
     np.testing.assert_array_equal(K.project_unchecked(x), K.project(x))
+
+
+# -- the simplex's plain-float kernel on a few short rows (issue 15, item 5) --------------------
+
+
+def _kernel_rows(rng, d, n):
+    """`n` rows of dimension `d` of one of seven kinds: near the simplex at four spreads, ties
+    (one decimal), zeros, all-equal rows, points of the simplex, huge entries, a few values."""
+    kind = int(rng.integers(7))
+    X = 1.0 / d + rng.normal(size=(n, d)) * rng.choice([0.01, 0.3, 1.0, 30.0])
+    if kind == 1:
+        X = np.round(X, 1)
+    elif kind == 2:
+        X[:, rng.random(d) < 0.5] = 0.0
+    elif kind == 3:
+        X = np.tile(X[:, :1], (1, d))
+    elif kind == 4:
+        X = rng.dirichlet(np.ones(d), size=n)
+    elif kind == 5:
+        X = rng.normal(size=(n, d)) * 1e16
+    elif kind == 6:
+        X = rng.choice([0.0, 1.0, -1.0, 0.5], size=(n, d))
+    return X
+
+
+def _numpy_path(X):
+    """The vectorised path of `projection_simplex` for every row of `X`: each row repeated so
+    that the stack has more rows than the plain-float kernel takes."""
+    k = sets._ROWS + 1
+    return sets.projection_simplex(np.repeat(X, k, axis=0))[::k]
+
+
+def test_simplex_kernel_agrees_with_the_numpy_path_on_a_few_short_rows():
+    """Up to 10 rows and 100 entries `projection_simplex` runs the plain-float kernel row by row
+    (its numbers bit for bit); they are the numpy path's to the last bit (one ulp of 1), in the
+    simplex, for dims 2..70 with ties, zeros, points of K and huge entries. A capped simplex
+    with cap >= 1 is the simplex (same numbers); with cap < 1 it keeps its own kernel."""
+    rng = np.random.default_rng(15)
+    for d in range(2, 71):
+        for _ in range(4):
+            n = int(rng.integers(1, min(sets._ROWS, sets._SMALL // d) + 1))
+            X = _kernel_rows(rng, d, n)
+            P = sets.projection_simplex(X)
+            rows = [sets._projection_simplex_row(z, 1.0) for z in X.tolist()]
+            np.testing.assert_array_equal(P, rows)
+            np.testing.assert_allclose(P, _numpy_path(X), rtol=0, atol=2.0**-52)
+            assert np.all(P >= 0.0)
+            np.testing.assert_allclose(P.sum(axis=-1), 1.0, rtol=0, atol=d * 2.0**-52)
+            np.testing.assert_array_equal(sets.CappedSimplex(d, 1.5).project_unchecked(X), P)
+            np.testing.assert_array_equal(sets.CappedSimplex(d, 1.5).project_row_unchecked(
+                X[0].tolist()), P[0])
+            cap = 1.5 / d
+            Q = sets.CappedSimplex(d, cap).project_unchecked(X)
+            np.testing.assert_array_equal(Q, sets.projection_capped_simplex(X, cap))
+            assert np.all(Q <= cap * (1 + 1e-12))
+
+
+def test_simplex_kernel_agrees_with_scipy_on_stacks():
+    """The oracle beside the numpy path: scipy's SLSQP on the rows of small stacks."""
+    rng = np.random.default_rng(16)
+    for d, n in [(2, 10), (7, 5), (10, 5), (33, 3), (70, 1)]:
+        K = sets.Simplex(d)
+        X = K.centroid + rng.normal(size=(n, d)) * 0.5
+        X[0, : d // 2] = X[0, 0]  # ties
+        P = K.project_unchecked(X)
+        for x, p in zip(X, P):
+            np.testing.assert_allclose(p, _scipy_projection(K, x), atol=1e-6)
+
+
+@pytest.mark.parametrize("shape, kernel", [
+    ((100,), True), ((1, 100), True), ((10, 10), True), ((5, 20), True), ((5, 10), True),
+    ((48, 1), True), ((16, 3), True),
+    ((101,), False), ((11, 9), False), ((2, 51), False), ((25, 2), False), ((2, 3, 4), False),
+])
+def test_simplex_kernel_takes_a_few_short_rows_only(monkeypatch, shape, kernel):
+    """The dispatch that BoBLO's speed rests on: N = 5 copies on 10 arms (5 x 10, three
+    projections a round) and up to 10 rows of 100 entries go to the plain-float kernel, larger
+    stacks to numpy (where its dozen calls cost less than the Python loop), except that any
+    stack of at most 48 entries stays with the kernel (the rule before: its numbers kept)."""
+    calls = []
+    small = sets._projection_simplex_small
+    monkeypatch.setattr(sets, "_projection_simplex_small",
+                        lambda x, scale: calls.append(x.shape) or small(x, scale))
+    x = np.random.default_rng(0).normal(size=shape)
+    p = sets.projection_simplex(x)
+    assert bool(calls) is kernel
+    np.testing.assert_allclose(p.sum(axis=-1), 1.0, atol=1e-14)
