@@ -140,7 +140,7 @@ def _loss_model(policy, booco) -> _ArmRidge:
     top of it (`on_model`: vector stacks under the "dr" estimator)."""
     model = _ArmRidge(booco.decision_set.dim, float(policy.model_l2), float(policy.baseline),
                       float(policy.optimism))
-    copies = booco._copies
+    copies = booco.copies
     if getattr(copies, "on_model", False):
         copies.model = model if policy.estimator == "dr" and booco.takes_vectors else None
     return model

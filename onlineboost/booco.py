@@ -296,6 +296,13 @@ class _BoOCOCore(base.Base):
         return {"eta": self._eta.copy(), "delta": self._delta, "kappa": self._kappa}
 
     @property
+    def copies(self):
+        """The N weak learners in use: the learner's own stack (`learners.base.WeakStack`) or
+        the looped adapter around N clones. The booster's, not a copy: its owner may hand it
+        what the stack's protocol offers (BoBLO gives an `on_model` stack its loss model)."""
+        return self._copies
+
+    @property
     def takes_vectors(self) -> bool:
         """Whether `iterates` and `learn_iterates` accept the context as a dense float vector
         (the copies offer `predict_vector` / `learn_vector`), besides a feature dict."""

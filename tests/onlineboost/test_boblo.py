@@ -604,3 +604,19 @@ def test_sqrt_implicit_exploration_is_one_over_sqrt_t():
         np.testing.assert_allclose(policy.last_cost_vector, want, rtol=0, atol=1e-9)
     with pytest.raises(ValueError, match="implicit"):
         BoBLO(implicit="log")
+
+
+def test_boblo_reaches_no_private_attribute_of_another_object():
+    # issue 15: BoBLO drives BoOCO through its public round (iterates, learn_iterates, copies,
+    # ...); an access like `booco._copies` fails here (river's `_get_params` is river's API)
+    import ast
+    from pathlib import Path
+
+    import onlineboost.boblo as module
+
+    tree = ast.parse(Path(module.__file__).read_text())
+    reaches = [ast.unparse(node) for node in ast.walk(tree)
+               if isinstance(node, ast.Attribute) and node.attr.startswith("_")
+               and not node.attr.startswith("__") and node.attr != "_get_params"
+               and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))]
+    assert reaches == []
