@@ -50,7 +50,7 @@ gradient descent; alone it can only say $\pm 1$, boosted its copies approach the
 >>> model.staged_predict_one({"v": 1.0}).round(2)  # BoOCO with N = 1, ..., 8 copies
 array([ 1.  , -0.33,  0.33,  0.6 ,  0.62,  0.47,  0.6 ,  0.54])
 >>> round(model.predict_one({"v": 1.0}), 2)  # the online aggregate of those
-0.57
+0.58
 
 Give it `stack(n, seeds)` returning an object with `predict(x)` → `(n, dim)` and
 `learn(x, G)` to serve all copies with one array operation (`WeakStack`); a river regressor

@@ -94,7 +94,7 @@ class LinearOGDStack:
         return np.clip(np.nan_to_num(z, nan=0.0), -_HUGE, _HUGE)
 
     def forward(self, x: dict) -> tuple:
-        """The forward pass for `x`, held by the caller: `(c, new keys, z)`.
+        r"""The forward pass for `x`, held by the caller: `(c, new keys, z)`.
 
         `predict_forward` / `learn_forward` take it, so a booster that predicts and then
         learns on one `x` reads the dict and computes $z = \Theta c + b$ once; nothing is
@@ -105,7 +105,7 @@ class LinearOGDStack:
         return c, new, self._raw(c[: len(self._index)] if new else c)  # unseen features: 0
 
     def raw(self, x: dict) -> np.ndarray:
-        """The $n$ unprojected points $z_i = \Theta_i c + b_i$, shape `(n, dim)`."""
+        r"""The $n$ unprojected points $z_i = \Theta_i c + b_i$, shape `(n, dim)`."""
         return self.forward(x)[2].copy()
 
     def predict_forward(self, fwd: tuple) -> np.ndarray:
@@ -116,11 +116,11 @@ class LinearOGDStack:
         return self.decision_set.project_unchecked(z)
 
     def predict(self, x: dict) -> np.ndarray:
-        """The $n$ points $\Pi_K(\Theta_i c + b_i)$, shape `(n, dim)`."""
+        r"""The $n$ points $\Pi_K(\Theta_i c + b_i)$, shape `(n, dim)`."""
         return self.predict_forward(self.forward(x))
 
     def learn(self, x: dict, G) -> None:
-        """One projected gradient step per copy on the linear loss $a \mapsto \langle g_i,
+        r"""One projected gradient step per copy on the linear loss $a \mapsto \langle g_i,
         a\rangle$; row $i$ of `G` (shape `(n, dim)`) is $g_i$."""
         self.learn_forward(self.forward(x), G)
 
