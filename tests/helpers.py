@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pickle
 
-__all__ = ["same_state"]
+__all__ = ["assert_pinned", "head", "maboost_fingerprint", "same_state"]
 
 
 def same_state(a, b, _seen=None) -> bool:
@@ -76,3 +76,40 @@ def _attributes(obj) -> dict:
             if hasattr(obj, name):
                 out[name] = getattr(obj, name)
     return out
+
+
+def maboost_fingerprint(model, stream):
+    """Predict, then learn, over `stream`: a weighted sum of every probability answered (class
+    k in sorted order weighs k + 1, step t weighs 1 + t % 7), the count of right answers, and
+    the final alphas and vote weights (the two OnlineMABoost test modules pin it). The pins
+    come from the code before its speed rewrite (main at da5caf9), which the cases with
+    min_weight 0 still are; the defaults (min_weight 1, which thins small weights: a change of
+    answers) were recorded again on branch mabspeed. A refactor that changes what the booster
+    answers changes these."""
+    total, correct = 0.0, 0
+    for t, (x, y) in enumerate(stream):
+        p = model.predict_proba_one(x)
+        if p:
+            correct += max(p, key=p.get) == y
+            total += sum((k + 1) * p[c] for k, c in enumerate(sorted(p, key=str))) * (1 + t % 7)
+        model.learn_one(x, y)
+    booster = model[-1] if hasattr(model, "steps") else model
+    return total, correct, booster.alphas, booster.vote_weights
+
+
+def assert_pinned(got, pinned):
+    """Equal up to rounding: the probabilities' sum to 1e-9 relative, the count exactly."""
+    import numpy as np
+    import pytest
+
+    assert got[0] == pytest.approx(pinned[0], rel=1e-9)
+    assert got[1] == pinned[1]
+    np.testing.assert_allclose(got[2], pinned[2], rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(got[3], pinned[3], rtol=1e-6, atol=1e-15)
+
+
+def head(dataset, n):
+    """The first `n` examples of a river data set class `dataset`."""
+    import itertools
+
+    return list(itertools.islice(dataset(), n))

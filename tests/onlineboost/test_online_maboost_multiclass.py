@@ -13,6 +13,9 @@ import pytest
 from river import datasets, evaluate, metrics, naive_bayes, preprocessing, tree
 
 from onlineboost import OnlineMABoostClassifier, OnlineMABoostMultiClassifier, mirror
+from tests.helpers import assert_pinned as _assert_pinned
+from tests.helpers import head as _head
+from tests.helpers import maboost_fingerprint as _fingerprint
 from tests.helpers import same_state
 
 
@@ -342,36 +345,6 @@ def test_model_none_is_a_hoeffding_tree(cls):
     assert isinstance(cls()._models[0], tree.HoeffdingTreeClassifier)
     assert cls(None).model is None  # stored verbatim
     assert cls().clone()._get_params() == cls()._get_params()
-
-
-def _fingerprint(model, stream):
-    """Predict, then learn, over `stream`: a weighted sum of every probability answered (class
-    k in sorted order weighs k + 1, step t weighs 1 + t % 7), the count of right answers, and
-    the final alphas and vote weights. Pinned below from the code before its speed rewrite
-    (main at da5caf9), the cases with min_weight 0 still are; the defaults (min_weight 1, which
-    thins small weights: a change of answers) were recorded again on branch mabspeed. A
-    refactor that changes what the booster answers changes these."""
-    total, correct = 0.0, 0
-    for t, (x, y) in enumerate(stream):
-        p = model.predict_proba_one(x)
-        if p:
-            correct += max(p, key=p.get) == y
-            total += sum((k + 1) * p[c] for k, c in enumerate(sorted(p, key=str))) * (1 + t % 7)
-        model.learn_one(x, y)
-    booster = model[-1] if hasattr(model, "steps") else model
-    return total, correct, booster.alphas, booster.vote_weights
-
-
-def _assert_pinned(got, pinned):
-    """Equal up to rounding: the probabilities' sum to 1e-9 relative, the count exactly."""
-    assert got[0] == pytest.approx(pinned[0], rel=1e-9)
-    assert got[1] == pinned[1]
-    np.testing.assert_allclose(got[2], pinned[2], rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(got[3], pinned[3], rtol=1e-6, atol=1e-15)
-
-
-def _head(dataset, n):
-    return list(itertools.islice(dataset(), n))
 
 
 _PINNED = {  # name: (model factory, stream, pinned fingerprint)
