@@ -10,7 +10,8 @@ import numbers
 import numpy as np
 
 __all__ = ["MAX_ABS_FEATURE", "accepts_sample_weight", "binary_label", "check_features",
-           "check_int", "check_real", "check_seed", "check_target", "check_tree_features"]
+           "check_int", "check_real", "check_seed", "check_target", "check_transformer",
+           "check_tree_features"]
 
 
 def binary_label(y) -> float:
@@ -106,6 +107,20 @@ def _real(value, name: str) -> float:
     if not math.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value!r}")
     return value
+
+
+def check_transformer(name: str, value) -> None:
+    """Refuse, by `name`, anything but a river transformer (`learn_one` and `transform_one`).
+
+    >>> from river import preprocessing
+    >>> check_transformer("scaler", preprocessing.StandardScaler())
+    >>> check_transformer("scaler", 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: scaler must be a river transformer, got 3
+    """
+    if not (hasattr(value, "learn_one") and hasattr(value, "transform_one")):
+        raise ValueError(f"{name} must be a river transformer, got {value!r}")
 
 
 def check_features(x, name: str = "x") -> None:

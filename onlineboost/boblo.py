@@ -18,7 +18,7 @@ from river import bandit, preprocessing
 from river import base as river_base
 
 from . import losses, sets
-from ._checks import check_real, check_seed
+from ._checks import check_real, check_seed, check_transformer
 from ._contexts import ContextVectors
 from .booco import BoOCO
 from .exp4 import Exp4
@@ -345,9 +345,8 @@ class BoBLO(bandit.base.ContextualPolicy):
                                  f"got {decision_set!r}")
             if not np.all(decision_set.contains(np.eye(decision_set.dim))):
                 raise ValueError(f"decision_set must contain the simplex, got {decision_set!r}")
-        if transformer is not None and not (hasattr(transformer, "transform_one")
-                                            and hasattr(transformer, "learn_one")):
-            raise ValueError(f"transformer must be a river transformer, got {transformer!r}")
+        if transformer is not None:
+            check_transformer("transformer", transformer)
         self.learner = learner
         self.n_learners = n_learners
         self.gamma = gamma

@@ -58,7 +58,7 @@ import numbers
 import numpy as np
 from river import base
 
-from ._checks import check_int, check_real
+from ._checks import check_int, check_real, check_transformer
 
 __all__ = ["CLIP", "K", "MAX_ABS", "WARMUP", "RobustStandardScaler", "ScaledPolicy", "Stats",
            "learn", "learn_transform", "learn_transform_floats", "transform"]
@@ -435,9 +435,8 @@ class ScaledPolicy(base.Base):
         if not (callable(getattr(policy, "pull", None)) and callable(getattr(policy, "update",
                                                                               None))):
             raise ValueError(f"policy must have pull and update, got {policy!r}")
-        if scaler is not None and not (hasattr(scaler, "learn_one")
-                                       and hasattr(scaler, "transform_one")):
-            raise ValueError(f"scaler must be a river transformer, got {scaler!r}")
+        if scaler is not None:
+            check_transformer("scaler", scaler)
         self.policy = policy
         self.scaler = scaler
         self._scaler = RobustStandardScaler() if scaler is None else scaler
