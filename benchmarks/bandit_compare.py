@@ -248,7 +248,18 @@ TUNE3 = {
     "on the model, N=3 residual, exploration 0.001, optimism 0, Frank-Wolfe": (
         "feature", _M, dict(n_learners=3, exploration=0.001, optimism=0.0)),
 }
-_GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3}
+# the fourth grid (issue 13, this session: lam13), seeds 100, 101 (`--tune --tune-grid 4`): the
+# loss model the default weak learner plays on; BoBLO parameters not named are today's defaults
+# (`BoBLO()`), and a learner of None is the default `FeaturePolicy(**DEFAULT_LEARNER)`
+TUNE4 = {
+    "defaults": (None, {}),
+    "model_l2 1": (None, dict(model_l2=1.0)),
+    "model_l2 5": (None, dict(model_l2=5.0)),
+    "model_l2 100": (None, dict(model_l2=100.0)),
+    "model_l2 mixture (1, 5, 20, 100)": (None, dict(model_l2=(1.0, 5.0, 20.0, 100.0))),
+    "model_l2 mixture (1, 10, 100)": (None, dict(model_l2=(1.0, 10.0, 100.0))),
+}
+_GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3, 4: TUNE4}
 # the grids ran under these BoBLO defaults (where a configuration does not name them)
 _TUNED_AT = dict(exploration=0.005, optimism=0.05)
 _LEARNERS = {"ridge": RidgePolicy, "softmax": SoftmaxPolicy, "feature": FeaturePolicy}
@@ -288,6 +299,11 @@ class VWPolicy:
 
 
 def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
+    if name in TUNE4:
+        learner, params = TUNE4[name]
+        if learner is not None:
+            params = dict(params, learner=_LEARNERS[learner[0]](**learner[1]))
+        return BoBLO(seed=seed, **params)
     if name in BOBLO or name in TUNE or name in TUNE2 or name in TUNE3:
         if name in TUNE3:
             learner, params = TUNE3[name][:2], {**_TUNED_AT, **TUNE3[name][2]}
@@ -324,7 +340,7 @@ LINUCB = {"ImageSegments": (100.0, 100.0), "digits": (100.0, 20.0), "LinearBandi
 def _scaler(policy_name):
     """Online standardisation for policies without a transformer of their own (BoBLO holds
     one); LinUCB also gets a constant bias feature."""
-    if policy_name in BOBLO or policy_name in TUNE or policy_name in TUNE2 or policy_name in TUNE3:
+    if policy_name in BOBLO or any(policy_name in g for g in _GRIDS.values()):
         return None
     scaler = preprocessing.StandardScaler()
     if policy_name.startswith("river LinUCB"):
@@ -416,9 +432,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--tune", action="store_true")
-    parser.add_argument("--tune-grid", type=int, choices=[1, 2, 3], default=3,
-                        help="with --tune: the first session's grid (1), the second's (2) or "
-                             "this one's (3)")
+    parser.add_argument("--tune-grid", type=int, choices=[1, 2, 3, 4], default=3,
+                        help="with --tune: the first session's grid (1), the second's (2), "
+                             "the third's (3) or the loss model grid (4)")
     parser.add_argument("--no-linucb", action="store_true",
                         help="with --tune: skip the LinUCB (alpha, beta) sweep")
     parser.add_argument("--seeds", type=int, default=5)

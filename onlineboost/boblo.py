@@ -22,6 +22,7 @@ from ._checks import check_real, check_seed, check_transformer
 from ._contexts import ContextVectors
 from .booco import BoOCO
 from .exp4 import Exp4
+from .loss_model import RidgeMixture
 from .scaling import RobustStandardScaler
 
 __all__ = ["BoBLO"]
@@ -138,8 +139,11 @@ class _ArmRidge:
 def _loss_model(policy, booco) -> _ArmRidge:
     """`policy`'s "dr" loss model for `booco`, handed to its weak learners when they play on
     top of it (`on_model`: vector stacks under the "dr" estimator)."""
-    model = _ArmRidge(booco.decision_set.dim, float(policy.model_l2), float(policy.baseline),
-                      float(policy.optimism))
+    l2, k = policy.model_l2, booco.decision_set.dim
+    if isinstance(l2, (int, float)):
+        model = _ArmRidge(k, float(l2), float(policy.baseline), float(policy.optimism))
+    else:  # several penalties: mixed by their prequential errors (`loss_model`)
+        model = RidgeMixture(k, l2, float(policy.baseline), float(policy.optimism))
     copies = booco.copies
     if getattr(copies, "on_model", False):
         copies.model = model if policy.estimator == "dr" and booco.takes_vectors else None
@@ -331,7 +335,14 @@ class BoBLO(bandit.base.ContextualPolicy):
         _real(exploration, "exploration", 0.0, 1.0, low_open=True)
         if estimator not in ("paper", "ips", "dr"):
             raise ValueError(f"estimator must be 'paper', 'ips' or 'dr', got {estimator!r}")
-        _real(model_l2, "model_l2", 0.0, math.inf, low_open=True)
+        if isinstance(model_l2, (tuple, list)):
+            if not model_l2:
+                raise ValueError("model_l2 must hold at least one penalty, got an empty "
+                                 "sequence")
+            for value in model_l2:
+                _real(value, "model_l2", 0.0, math.inf, low_open=True)
+        else:
+            _real(model_l2, "model_l2", 0.0, math.inf, low_open=True)
         _real(baseline, "baseline", 0.0, 1.0)
         if implicit != "sqrt":
             _real(implicit, "implicit", 0.0, math.inf)

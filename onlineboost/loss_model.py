@@ -1,0 +1,176 @@
+r"""Loss models for BoBLO's doubly robust estimate that choose their ridge penalty online.
+
+BoBLO's `"dr"` estimator fills in the unplayed arms with a per-arm ridge regression $m_t$ of the
+loss on $\tilde c = (1, c)$ (`boblo._ArmRidge`, LinUCB's own model), and its default weak
+learner plays on that model. The penalty $\lambda$ matters: on the development streams the
+best fixed $\lambda$ is 1 on ImageSegments (7 arms, 19 columns), about 100 on digits (10 arms,
+65 columns) and about 5 on `LinearBandit`, which is also what tuning river's LinUCB per data set
+finds. A fixed number fits one stream; `RidgeMixture` picks it from the data instead.
+
+`RidgeMixture` runs one per-arm ridge model per penalty $\lambda_1, \dots, \lambda_M$ on the
+same rounds (every model learns every played arm's loss) and predicts with their exponentially
+weighted average (Vovk's aggregating rule for an exp-concave loss):
+$$m_t(a) = \sum_j w_{t,j}\, \hat\theta^{(j)}_{t,a} \cdot \tilde c, \qquad
+  w_{t,j} \propto \exp\Bigl(-\frac{1}{2}\sum_{s < t} \bigl(\hat\theta^{(j)}_{s,a_s}\cdot
+  \tilde c_s - \ell_s\bigr)^2\Bigr),$$
+the weights following each model's prequential squared error on the played arm's observed loss
+(measured before the model learns it, so no model is scored on what it has seen). For
+predictions and losses in $[0, 1]$ the squared loss is $1/2$-exp-concave, so the mixture's
+cumulative squared error is within $2 \ln M$ of the best penalty's in hindsight on the played
+rounds (Kivinen & Warmuth 1999; Cesa-Bianchi & Lugosi 2006, Prop. 3.1), whatever the arms
+played. The mixture is itself a linear model per arm, with weights
+$\sum_j w_j \hat\theta^{(j)}_a$ (`theta`).
+
+The cost per round is that of $M$ ridge models: one batched $(M, q, q)$ rank-one update of
+the played arm and an $(M, k, q)$ prediction.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["RidgeMixture"]
+
+
+class RidgeMixture:
+    r"""Per-arm online ridge regressions at several penalties, mixed by exponential weights
+    on their prequential squared errors (module docstring).
+
+    The interface is `boblo._ArmRidge`'s (the "dr" loss model BoBLO holds): `lower(v)`,
+    `costs(v)`, `extend(c)`, `predict(ce, optimism)`, `learn(ce, a, residual, U)`, `theta`.
+
+    Parameters
+    ----------
+    k
+        Number of arms.
+    penalties
+        The ridge penalties $\lambda_j > 0$ of the $M$ models.
+    start
+        The constant prediction every model starts from.
+    optimism
+        $\alpha \ge 0$: `costs` / `lower` give $m_t(a) - \alpha\sqrt{\sum_j w_j\,\tilde c^\top
+        P^{(j)}_a \tilde c}$ (the weighted confidence width).
+    rate
+        $\eta > 0$ of the exponential weights ($1/2$: the squared loss on $[0, 1]$).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from onlineboost.loss_model import RidgeMixture
+    >>> rng = np.random.default_rng(0)
+    >>> model = RidgeMixture(2, penalties=(1.0, 100.0), start=0.5)
+    >>> for _ in range(300):  # arm 0's loss is 0.5 + 0.3 c: the small penalty fits it sooner
+    ...     c = rng.normal(size=1)
+    ...     ce, costs, U = model.lower(c)
+    ...     loss = 0.5 + 0.3 * c[0] + 0.1 * rng.normal()
+    ...     model.learn(ce, 0, loss - float(model.theta[0] @ ce), U)
+    >>> model.weights.round(3)
+    array([0.983, 0.017])
+    >>> model.costs(np.array([1.0])).round(3)
+    array([0.794, 0.5  ])
+    """
+
+    def __init__(self, k: int, penalties, start: float, optimism: float = 0.0,
+                 rate: float = 0.5):
+        lam = np.asarray(penalties, dtype=np.float64).reshape(-1)
+        if lam.size == 0 or not np.all(np.isfinite(lam)) or np.any(lam <= 0.0):
+            raise ValueError(f"penalties must be finite positive numbers, got {penalties!r}")
+        if not (math.isfinite(rate) and rate > 0.0):
+            raise ValueError(f"rate must be a finite positive number, got {rate!r}")
+        self.k = int(k)
+        self.penalties = lam
+        self.optimism = float(optimism)
+        self.rate = float(rate)
+        M = lam.size
+        self.P = np.broadcast_to((1.0 / lam)[:, None, None, None], (M, self.k, 1, 1)).copy()
+        self.Theta = np.full((M, self.k, 1), float(start))  # (M, k, q), bias first
+        self.loss = np.zeros(M)  # cumulative prequential squared errors
+        self.weights = np.full(M, 1.0 / M)
+        self._theta = None  # the mixed weights, until the next `learn`
+        self._last = None  # (v, its bytes, ce, bounds, U) of the last context, until `learn`
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_last": None, "_theta": None}
+
+    @property
+    def theta(self) -> np.ndarray:
+        r"""The mixture's per-arm weights $\sum_j w_j \hat\theta^{(j)}_a$, `(k, q)`."""
+        if self._theta is None:
+            self._theta = np.tensordot(self.weights, self.Theta, axes=1)
+        return self._theta
+
+    def lower(self, v: np.ndarray) -> tuple:
+        """`(ce, bounds, U)` for the context vector `v`, as `_ArmRidge.lower` (computed once
+        per context between two `learn`s)."""
+        last = self._last
+        if last is not None and last[0] is v and last[1] == v.tobytes():
+            return last[2:]
+        ce = self.extend(v)
+        bounds, U = self.predict(ce, self.optimism)
+        self._last = (v, v.tobytes(), ce, bounds, U)
+        return ce, bounds, U
+
+    def costs(self, v: np.ndarray) -> np.ndarray:
+        """Every arm's predicted loss (minus the optimism's width) for `v`, `(k,)`, without
+        growing: columns not yet seen count with weight 0 and prior precision $\\lambda_j$."""
+        q = self.P.shape[2]
+        if len(v) + 1 <= q:
+            return np.array(self.lower(v)[1])
+        ce = np.empty(q)
+        ce[0] = 1.0
+        ce[1:] = v[:q - 1]
+        m = self.theta @ ce
+        if not self.optimism:
+            return m
+        extra = float(v[q - 1:] @ v[q - 1:]) / self.penalties  # (M,)
+        w = np.einsum("i,jaik,k->ja", ce, self.P, ce) + extra[:, None]
+        return m - self.optimism * np.sqrt(np.maximum(self.weights @ w, 0.0))
+
+    def extend(self, c: np.ndarray) -> np.ndarray:
+        """`(1, c)`, growing every model to `c`'s columns (new columns: weight 0, prior
+        precision $\\lambda_j$)."""
+        q = self.P.shape[2]
+        if len(c) + 1 > q:
+            M, k, q2 = len(self.penalties), self.k, len(c) + 1
+            P = np.eye(q2)[None, None] / self.penalties[:, None, None, None]
+            P = np.broadcast_to(P, (M, k, q2, q2)).copy()
+            P[:, :, :q, :q] = self.P
+            self.P = P
+            self.Theta = np.concatenate([self.Theta, np.zeros((M, k, q2 - q))], axis=2)
+            self._theta = None
+            q = q2
+        ce = np.zeros(q)
+        ce[0] = 1.0
+        ce[1:len(c) + 1] = c
+        return ce
+
+    def predict(self, ce: np.ndarray, optimism: float) -> tuple[list, np.ndarray | None]:
+        r"""Every arm's mixed prediction minus `optimism` times the weighted width, and the
+        rows $P^{(j)}_a \tilde c$ `(M, k, q)` (`None` without optimism) for `learn`."""
+        m = (self.theta @ ce).tolist()
+        if not optimism:
+            return m, None
+        U = self.P @ ce  # (M, k, q)
+        w = (self.weights @ (U @ ce)).tolist()
+        return [v - optimism * math.sqrt(max(s, 0.0)) for v, s in zip(m, w)], U
+
+    def learn(self, ce: np.ndarray, a: int, residual: float, U: np.ndarray | None = None) -> None:
+        """Score every model on arm `a`'s loss `residual + theta[a] @ ce` (the residual of the
+        mixture, as `_ArmRidge.learn` takes it), reweight, then one recursive-least-squares
+        step of arm `a` in every model."""
+        loss = residual + float(self.theta[a] @ ce)
+        self._last = None
+        self._theta = None
+        Pa = self.P[:, a]  # (M, q, q), a view
+        u = Pa @ ce if U is None else U[:, a]  # (M, q)
+        s = 1.0 + u @ ce  # (M,)
+        theta = self.Theta[:, a]  # (M, q), a view
+        r = loss - theta @ ce  # (M,) prequential residuals
+        self.loss += r * r
+        z = self.loss.min() - self.loss
+        w = np.exp(self.rate * z)
+        self.weights = w / w.sum()
+        theta += (r / s)[:, None] * u
+        Pa -= u[:, :, None] * (u / s[:, None])[:, None, :]
