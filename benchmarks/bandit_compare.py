@@ -20,6 +20,7 @@ Vowpal Wabbit (`pip install onlineboost[compare]`) is skipped with a notice when
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import time
 import warnings
@@ -33,7 +34,9 @@ from sklearn.datasets import load_digits
 
 from benchmarks import report
 from learners import FeaturePolicy, RidgePolicy, SoftmaxPolicy
-from onlineboost import BoBLO, evaluate
+from onlineboost import BoBLO, evaluate, loss_model
+from onlineboost import boblo as boblo_module
+from onlineboost.boblo import DEFAULT_LEARNER
 from onlineboost.app.backends import engine, is_distributed
 from streams import ClassificationBandit, LinearBandit
 
@@ -259,6 +262,27 @@ TUNE4 = {
     "model_l2 mixture (1, 5, 20, 100)": (None, dict(model_l2=(1.0, 5.0, 20.0, 100.0))),
     "model_l2 mixture (1, 10, 100)": (None, dict(model_l2=(1.0, 10.0, 100.0))),
 }
+_MIX = dict(model_l2=(1.0, 5.0, 20.0, 100.0))
+_MIX7 = dict(model_l2=(0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0))
+# (grid entries with a third element: options of `loss_model.RidgeMixture` beyond BoBLO's)
+TUNE4.update({
+    "mixture (0.3, 1, 3, 10, 30, 100, 300)": (None, _MIX7),
+    "mixture (1, 100)": (None, dict(model_l2=(1.0, 100.0))),
+    "mixture (1, 5, 20, 100), rate 0.1": (None, _MIX, dict(rate=0.1)),
+    "mixture (1, 5, 20, 100), rate 2": (None, _MIX, dict(rate=2.0)),
+    "mixture (1, 5, 20, 100), per arm": (None, _MIX, dict(per_arm=True)),
+    "mixture (1, 5, 20, 100), losses forget 0.999": (None, _MIX, dict(forget=0.999)),
+    "mixture (1, 5, 20, 100), losses forget 0.99": (None, _MIX, dict(forget=0.99)),
+    "mixture (1, 5, 20, 100), optimism 0.05": (None, dict(_MIX, optimism=0.05)),
+    "mixture (1, 5, 20, 100), optimism 0.1": (None, dict(_MIX, optimism=0.1)),
+    "mixture (1, 5, 20, 100), temperature 0.01": (
+        ("feature", dict(DEFAULT_LEARNER, temperature=0.01)), _MIX),
+    "mixture (1, 5, 20, 100), temperature 0.05": (
+        ("feature", dict(DEFAULT_LEARNER, temperature=0.05)), _MIX),
+    "mixture (1, 5, 20, 100), no correction (l2 1e9)": (
+        ("feature", dict(DEFAULT_LEARNER, l2=1e9)), _MIX),
+    "mixture (1, 5, 20, 100), learner l2 5": (("feature", dict(DEFAULT_LEARNER, l2=5.0)), _MIX),
+})
 _GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3, 4: TUNE4}
 # the grids ran under these BoBLO defaults (where a configuration does not name them)
 _TUNED_AT = dict(exploration=0.005, optimism=0.05)
@@ -300,7 +324,9 @@ class VWPolicy:
 
 def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
     if name in TUNE4:
-        learner, params = TUNE4[name]
+        learner, params = TUNE4[name][:2]
+        boblo_module.RidgeMixture = functools.partial(  # (every TUNE4 run sets its options)
+            loss_model.RidgeMixture, **(TUNE4[name][2] if len(TUNE4[name]) > 2 else {}))
         if learner is not None:
             params = dict(params, learner=_LEARNERS[learner[0]](**learner[1]))
         return BoBLO(seed=seed, **params)

@@ -73,7 +73,7 @@ class RidgeMixture:
     """
 
     def __init__(self, k: int, penalties, start: float, optimism: float = 0.0,
-                 rate: float = 0.5):
+                 rate: float = 0.5, forget: float = 1.0, per_arm: bool = False):
         lam = np.asarray(penalties, dtype=np.float64).reshape(-1)
         if lam.size == 0 or not np.all(np.isfinite(lam)) or np.any(lam <= 0.0):
             raise ValueError(f"penalties must be finite positive numbers, got {penalties!r}")
@@ -83,11 +83,16 @@ class RidgeMixture:
         self.penalties = lam
         self.optimism = float(optimism)
         self.rate = float(rate)
+        self.forget = float(forget)
+        self.per_arm = bool(per_arm)
         M = lam.size
         self.P = np.broadcast_to((1.0 / lam)[:, None, None, None], (M, self.k, 1, 1)).copy()
         self.Theta = np.full((M, self.k, 1), float(start))  # (M, k, q), bias first
-        self.loss = np.zeros(M)  # cumulative prequential squared errors
+        self.loss = [0.0] * M  # cumulative prequential squared errors
         self.weights = np.full(M, 1.0 / M)
+        if self.per_arm:  # (experimental) one mixture per arm, scored on its own rounds
+            self.loss = np.zeros((M, self.k))
+            self.weights = np.full((M, self.k), 1.0 / M)
         self._theta = None  # the mixed weights, until the next `learn`
         self._last = None  # (v, its bytes, ce, bounds, U) of the last context, until `learn`
 
@@ -98,7 +103,11 @@ class RidgeMixture:
     def theta(self) -> np.ndarray:
         r"""The mixture's per-arm weights $\sum_j w_j \hat\theta^{(j)}_a$, `(k, q)`."""
         if self._theta is None:
-            self._theta = np.tensordot(self.weights, self.Theta, axes=1)
+            M, k, q = self.Theta.shape
+            if self.per_arm:
+                self._theta = np.einsum("mk,mkq->kq", self.weights, self.Theta)
+            else:
+                self._theta = (self.weights @ self.Theta.reshape(M, k * q)).reshape(k, q)
         return self._theta
 
     def lower(self, v: np.ndarray) -> tuple:
@@ -165,12 +174,21 @@ class RidgeMixture:
         self._theta = None
         Pa = self.P[:, a]  # (M, q, q), a view
         u = Pa @ ce if U is None else U[:, a]  # (M, q)
-        s = 1.0 + u @ ce  # (M,)
         theta = self.Theta[:, a]  # (M, q), a view
         r = loss - theta @ ce  # (M,) prequential residuals
-        self.loss += r * r
-        z = self.loss.min() - self.loss
-        w = np.exp(self.rate * z)
-        self.weights = w / w.sum()
-        theta += (r / s)[:, None] * u
-        Pa -= u[:, :, None] * (u / s[:, None])[:, None, :]
+        if self.per_arm:
+            La = self.loss[:, a]
+            La *= self.forget
+            La += r * r
+            w = np.exp(self.rate * (La.min() - La))
+            self.weights[:, a] = w / w.sum()
+        else:  # the weights in plain floats (a handful of penalties)
+            f = self.forget
+            cum = self.loss = [f * L + e * e for L, e in zip(self.loss, r.tolist())]
+            low, rate = min(cum), self.rate
+            w = [math.exp(rate * (low - L)) for L in cum]
+            total = sum(w)
+            self.weights = np.array([x / total for x in w])
+        v = u / (1.0 + u @ ce)[:, None]  # (M, q)
+        theta += r[:, None] * v
+        Pa -= u[:, :, None] * v[:, None, :]
