@@ -282,6 +282,8 @@ TUNE4.update({
     "mixture (1, 5, 20, 100), no correction (l2 1e9)": (
         ("feature", dict(DEFAULT_LEARNER, l2=1e9)), _MIX),
     "mixture (1, 5, 20, 100), learner l2 5": (("feature", dict(DEFAULT_LEARNER, l2=5.0)), _MIX),
+    "mixture (1, 5, 20, 100), the default learner passed explicitly (check)": (
+        ("feature", DEFAULT_LEARNER), _MIX),
 })
 _GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3, 4: TUNE4}
 # the grids ran under these BoBLO defaults (where a configuration does not name them)
