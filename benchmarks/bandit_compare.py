@@ -284,8 +284,29 @@ TUNE4.update({
     "mixture (1, 5, 20, 100), learner l2 5": (("feature", dict(DEFAULT_LEARNER, l2=5.0)), _MIX),
     "mixture (1, 5, 20, 100), the default learner passed explicitly (check)": (
         ("feature", DEFAULT_LEARNER), _MIX),
+    "mixture (1, 5, 20, 100), LinUCB width sigma_t sqrt(1 + cPc), alpha 1": (
+        None, dict(_MIX, optimism=1.0), dict(width="linucb")),
+    "mixture (1, 5, 20, 100), LinUCB width, alpha 0.3": (
+        None, dict(_MIX, optimism=0.3), dict(width="linucb")),
+    "mixture (1, 5, 20, 100, 300)": (None, dict(model_l2=(1.0, 5.0, 20.0, 100.0, 300.0))),
+    "mixture (0.3, 1, 5, 20, 100)": (None, dict(model_l2=(0.3, 1.0, 5.0, 20.0, 100.0))),
+    "mixture (1, 3, 10, 30, 100)": (None, dict(model_l2=(1.0, 3.0, 10.0, 30.0, 100.0))),
+    "mixture (1, 10, 100, 1000)": (None, dict(model_l2=(1.0, 10.0, 100.0, 1000.0))),
+    "mixture (1, 5, 20, 100) + the same on 64 Fourier features": (None, _MIX, dict(rff=True)),
+    "mixture (1, 5, 20, 100) + (5, 20, 100) on 64 Fourier features": (
+        None, _MIX, dict(rff=True, rff_penalties=(5.0, 20.0, 100.0))),
+    "mixture (1, 5, 20, 100) + (1, 5, 20, 100) on 128 Fourier features": (
+        None, _MIX, dict(rff=True, n_features=128)),
 })
 _GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3, 4: TUNE4}
+
+
+def _rff_union(k, penalties, start, optimism=0.0, rff_penalties=None, **opts):
+    """(Experimental) the mixture over linear models and models on the context plus random
+    Fourier features, weighted together."""
+    return loss_model._Union([
+        loss_model.RidgeMixture(k, penalties, start),
+        loss_model._FeatureMixture(k, rff_penalties or penalties, start, **opts)], k)
 # the grids ran under these BoBLO defaults (where a configuration does not name them)
 _TUNED_AT = dict(exploration=0.005, optimism=0.05)
 _LEARNERS = {"ridge": RidgePolicy, "softmax": SoftmaxPolicy, "feature": FeaturePolicy}
@@ -327,8 +348,9 @@ class VWPolicy:
 def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
     if name in TUNE4:
         learner, params = TUNE4[name][:2]
-        boblo_module.RidgeMixture = functools.partial(  # (every TUNE4 run sets its options)
-            loss_model.RidgeMixture, **(TUNE4[name][2] if len(TUNE4[name]) > 2 else {}))
+        opts = dict(TUNE4[name][2]) if len(TUNE4[name]) > 2 else {}
+        make = _rff_union if opts.pop("rff", False) else loss_model.RidgeMixture
+        boblo_module.RidgeMixture = functools.partial(make, **opts)  # (every TUNE4 run sets it)
         if learner is not None:
             params = dict(params, learner=_LEARNERS[learner[0]](**learner[1]))
         return BoBLO(seed=seed, **params)
