@@ -292,6 +292,13 @@ TUNE4.update({
     "mixture (0.3, 1, 5, 20, 100)": (None, dict(model_l2=(0.3, 1.0, 5.0, 20.0, 100.0))),
     "mixture (1, 3, 10, 30, 100)": (None, dict(model_l2=(1.0, 3.0, 10.0, 30.0, 100.0))),
     "mixture (1, 10, 100, 1000)": (None, dict(model_l2=(1.0, 10.0, 100.0, 1000.0))),
+    "mixture (1, 5, 20, 100), exploration 0.005": (None, dict(_MIX, exploration=0.005)),
+    "mixture (1, 5, 20, 100), implicit c = 0.3": (None, dict(_MIX, implicit=0.3)),
+    "mixture (1, 100), exploration 0.005": (None, dict(model_l2=(1.0, 100.0), exploration=0.005)),
+    "mixture (1, 100), learner l2 100": (
+        ("feature", dict(DEFAULT_LEARNER, l2=100.0)), dict(model_l2=(1.0, 100.0))),
+    "mixture (1, 5, 20, 100), learner l2 100": (
+        ("feature", dict(DEFAULT_LEARNER, l2=100.0)), _MIX),
     "mixture (1, 5, 20, 100) + the same on 64 Fourier features": (None, _MIX, dict(rff=True)),
     "mixture (1, 5, 20, 100) + (5, 20, 100) on 64 Fourier features": (
         None, _MIX, dict(rff=True, rff_penalties=(5.0, 20.0, 100.0))),
