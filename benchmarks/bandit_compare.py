@@ -36,8 +36,8 @@ from benchmarks import report
 from learners import FeaturePolicy, RidgePolicy, SoftmaxPolicy
 from onlineboost import BoBLO, evaluate, loss_model
 from onlineboost import boblo as boblo_module
-from onlineboost.boblo import DEFAULT_LEARNER
 from onlineboost.app.backends import engine, is_distributed
+from onlineboost.boblo import DEFAULT_LEARNER
 from streams import ClassificationBandit, LinearBandit
 
 DATASETS = {
@@ -251,11 +251,13 @@ TUNE3 = {
     "on the model, N=3 residual, exploration 0.001, optimism 0, Frank-Wolfe": (
         "feature", _M, dict(n_learners=3, exploration=0.001, optimism=0.0)),
 }
-# the fourth grid (issue 13, this session: lam13), seeds 100, 101 (`--tune --tune-grid 4`): the
-# loss model the default weak learner plays on; BoBLO parameters not named are today's defaults
-# (`BoBLO()`), and a learner of None is the default `FeaturePolicy(**DEFAULT_LEARNER)`
+# the fourth grid (issue 13, fourth session), seeds 100, 101 (`--tune --tune-grid 4`): the "dr"
+# loss model the default weak learner plays on, a penalty chosen online (`model_l2` a sequence:
+# `loss_model.RidgeMixture`); BoBLO parameters not named are the third session's defaults
+# (`_TUNED_AT4`: model_l2 20), and a learner of None is `FeaturePolicy(**DEFAULT_LEARNER)`
+_TUNED_AT4 = dict(model_l2=20.0)
 TUNE4 = {
-    "defaults": (None, {}),
+    "the third session's defaults (model_l2 20)": (None, {}),
     "model_l2 1": (None, dict(model_l2=1.0)),
     "model_l2 5": (None, dict(model_l2=5.0)),
     "model_l2 100": (None, dict(model_l2=100.0)),
@@ -270,9 +272,6 @@ TUNE4.update({
     "mixture (1, 100)": (None, dict(model_l2=(1.0, 100.0))),
     "mixture (1, 5, 20, 100), rate 0.1": (None, _MIX, dict(rate=0.1)),
     "mixture (1, 5, 20, 100), rate 2": (None, _MIX, dict(rate=2.0)),
-    "mixture (1, 5, 20, 100), per arm": (None, _MIX, dict(per_arm=True)),
-    "mixture (1, 5, 20, 100), losses forget 0.999": (None, _MIX, dict(forget=0.999)),
-    "mixture (1, 5, 20, 100), losses forget 0.99": (None, _MIX, dict(forget=0.99)),
     "mixture (1, 5, 20, 100), optimism 0.05": (None, dict(_MIX, optimism=0.05)),
     "mixture (1, 5, 20, 100), optimism 0.1": (None, dict(_MIX, optimism=0.1)),
     "mixture (1, 5, 20, 100), temperature 0.01": (
@@ -284,10 +283,6 @@ TUNE4.update({
     "mixture (1, 5, 20, 100), learner l2 5": (("feature", dict(DEFAULT_LEARNER, l2=5.0)), _MIX),
     "mixture (1, 5, 20, 100), the default learner passed explicitly (check)": (
         ("feature", DEFAULT_LEARNER), _MIX),
-    "mixture (1, 5, 20, 100), LinUCB width sigma_t sqrt(1 + cPc), alpha 1": (
-        None, dict(_MIX, optimism=1.0), dict(width="linucb")),
-    "mixture (1, 5, 20, 100), LinUCB width, alpha 0.3": (
-        None, dict(_MIX, optimism=0.3), dict(width="linucb")),
     "mixture (1, 5, 20, 100, 300)": (None, dict(model_l2=(1.0, 5.0, 20.0, 100.0, 300.0))),
     "mixture (0.3, 1, 5, 20, 100)": (None, dict(model_l2=(0.3, 1.0, 5.0, 20.0, 100.0))),
     "mixture (1, 3, 10, 30, 100)": (None, dict(model_l2=(1.0, 3.0, 10.0, 30.0, 100.0))),
@@ -299,21 +294,9 @@ TUNE4.update({
         ("feature", dict(DEFAULT_LEARNER, l2=100.0)), dict(model_l2=(1.0, 100.0))),
     "mixture (1, 5, 20, 100), learner l2 100": (
         ("feature", dict(DEFAULT_LEARNER, l2=100.0)), _MIX),
-    "mixture (1, 5, 20, 100) + the same on 64 Fourier features": (None, _MIX, dict(rff=True)),
-    "mixture (1, 5, 20, 100) + (5, 20, 100) on 64 Fourier features": (
-        None, _MIX, dict(rff=True, rff_penalties=(5.0, 20.0, 100.0))),
-    "mixture (1, 5, 20, 100) + (1, 5, 20, 100) on 128 Fourier features": (
-        None, _MIX, dict(rff=True, n_features=128)),
 })
 _GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3, 4: TUNE4}
 
-
-def _rff_union(k, penalties, start, optimism=0.0, rff_penalties=None, **opts):
-    """(Experimental) the mixture over linear models and models on the context plus random
-    Fourier features, weighted together."""
-    return loss_model._Union([
-        loss_model.RidgeMixture(k, penalties, start),
-        loss_model._FeatureMixture(k, rff_penalties or penalties, start, **opts)], k)
 # the grids ran under these BoBLO defaults (where a configuration does not name them)
 _TUNED_AT = dict(exploration=0.005, optimism=0.05)
 _LEARNERS = {"ridge": RidgePolicy, "softmax": SoftmaxPolicy, "feature": FeaturePolicy}
@@ -354,10 +337,9 @@ class VWPolicy:
 
 def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
     if name in TUNE4:
-        learner, params = TUNE4[name][:2]
-        opts = dict(TUNE4[name][2]) if len(TUNE4[name]) > 2 else {}
-        make = _rff_union if opts.pop("rff", False) else loss_model.RidgeMixture
-        boblo_module.RidgeMixture = functools.partial(make, **opts)  # (every TUNE4 run sets it)
+        learner, params = TUNE4[name][0], {**_TUNED_AT4, **TUNE4[name][1]}
+        boblo_module.RidgeMixture = functools.partial(  # (every TUNE4 run sets its options)
+            loss_model.RidgeMixture, **(TUNE4[name][2] if len(TUNE4[name]) > 2 else {}))
         if learner is not None:
             params = dict(params, learner=_LEARNERS[learner[0]](**learner[1]))
         return BoBLO(seed=seed, **params)
@@ -371,6 +353,7 @@ def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
                 ("ridge", TUNE[name][0]), {**_TUNED_AT, "model_l2": 1.0, **TUNE[name][1]})
         if learner is not None:
             params = dict(params, learner=_LEARNERS[learner[0]](**learner[1]))
+        boblo_module.RidgeMixture = loss_model.RidgeMixture  # (undo a TUNE4 run's options)
         return BoBLO(seed=seed, **params)  # (BoBLO holds a StandardScaler by default)
     if name == "river LinUCBDisjoint":
         alpha, beta = LINUCB[data_name]

@@ -73,8 +73,7 @@ class RidgeMixture:
     """
 
     def __init__(self, k: int, penalties, start: float, optimism: float = 0.0,
-                 rate: float = 0.5, forget: float = 1.0, per_arm: bool = False,
-                 width: str = "sqrt"):
+                 rate: float = 0.5):
         lam = np.asarray(penalties, dtype=np.float64).reshape(-1)
         if lam.size == 0 or not np.all(np.isfinite(lam)) or np.any(lam <= 0.0):
             raise ValueError(f"penalties must be finite positive numbers, got {penalties!r}")
@@ -84,18 +83,11 @@ class RidgeMixture:
         self.penalties = lam
         self.optimism = float(optimism)
         self.rate = float(rate)
-        self.forget = float(forget)
-        self.per_arm = bool(per_arm)
-        self.width = width  # (experimental) "linucb": sigma_t sqrt(1 + c P c), sigma_t online
-        self._n = 0
         M = lam.size
         self.P = np.broadcast_to((1.0 / lam)[:, None, None, None], (M, self.k, 1, 1)).copy()
         self.Theta = np.full((M, self.k, 1), float(start))  # (M, k, q), bias first
         self.loss = [0.0] * M  # cumulative prequential squared errors
         self.weights = np.full(M, 1.0 / M)
-        if self.per_arm:  # (experimental) one mixture per arm, scored on its own rounds
-            self.loss = np.zeros((M, self.k))
-            self.weights = np.full((M, self.k), 1.0 / M)
         self._theta = None  # the mixed weights, until the next `learn`
         self._last = None  # (v, its bytes, ce, bounds, U) of the last context, until `learn`
 
@@ -107,10 +99,7 @@ class RidgeMixture:
         r"""The mixture's per-arm weights $\sum_j w_j \hat\theta^{(j)}_a$, `(k, q)`."""
         if self._theta is None:
             M, k, q = self.Theta.shape
-            if self.per_arm:
-                self._theta = np.einsum("mk,mkq->kq", self.weights, self.Theta)
-            else:
-                self._theta = (self.weights @ self.Theta.reshape(M, k * q)).reshape(k, q)
+            self._theta = (self.weights @ self.Theta.reshape(M, k * q)).reshape(k, q)
         return self._theta
 
     def lower(self, v: np.ndarray) -> tuple:
@@ -166,10 +155,6 @@ class RidgeMixture:
             return m, None
         U = self.P @ ce  # (M, k, q)
         w = (self.weights @ (U @ ce)).tolist()
-        if self.width == "linucb":  # LinUCB's sqrt(1/beta + c (alpha I + beta X X)^-1 c)
-            s2 = float(self.weights @ np.array(self.loss)) / max(self._n, 1)
-            sig = math.sqrt(s2) if self._n else 0.5
-            return [v - optimism * sig * math.sqrt(1.0 + max(x, 0.0)) for v, x in zip(m, w)], U
         return [v - optimism * math.sqrt(max(s, 0.0)) for v, s in zip(m, w)], U
 
     def learn(self, ce: np.ndarray, a: int, residual: float, U: np.ndarray | None = None) -> None:
@@ -177,103 +162,19 @@ class RidgeMixture:
         mixture, as `_ArmRidge.learn` takes it), reweight, then one recursive-least-squares
         step of arm `a` in every model."""
         loss = residual + float(self.theta[a] @ ce)
-        self._n += 1
         self._last = None
         self._theta = None
         Pa = self.P[:, a]  # (M, q, q), a view
         u = Pa @ ce if U is None else U[:, a]  # (M, q)
         theta = self.Theta[:, a]  # (M, q), a view
         r = loss - theta @ ce  # (M,) prequential residuals
-        if self.per_arm:
-            La = self.loss[:, a]
-            La *= self.forget
-            La += r * r
-            w = np.exp(self.rate * (La.min() - La))
-            self.weights[:, a] = w / w.sum()
-        else:  # the weights in plain floats (a handful of penalties)
-            f = self.forget
-            cum = self.loss = [f * L + e * e for L, e in zip(self.loss, r.tolist())]
-            low, rate = min(cum), self.rate
-            w = [math.exp(rate * (low - L)) for L in cum]
-            total = sum(w)
-            self.weights = np.array([x / total for x in w])
+        # the weights in plain floats (a handful of penalties)
+        cum = self.loss = [L + e * e for L, e in zip(self.loss, r.tolist())]
+        low, rate = min(cum), self.rate
+        w = [math.exp(rate * (low - L)) for L in cum]
+        total = sum(w)
+        self.weights = np.array([x / total for x in w])
         v = u / (1.0 + u @ ce)[:, None]  # (M, q)
         theta += r[:, None] * v
         Pa -= u[:, :, None] * v[:, None, :]
 
-
-class _FeatureMixture(RidgeMixture):
-    """(Experimental) `RidgeMixture` on $(1, c, \\sqrt2\\cos(Wc + b))$: $D$ random Fourier
-    features (bandwidth 1 on standardised contexts) after the context's columns."""
-
-    def __init__(self, k, penalties, start, n_features=64, bandwidth=1.0, seed=0, **kw):
-        super().__init__(k, penalties, start, **kw)
-        self.n_features = int(n_features)
-        self.bandwidth = float(bandwidth)
-        self._rng = np.random.default_rng(seed)
-        self._b = self._rng.uniform(0.0, 2.0 * math.pi, self.n_features)
-        self._W = np.zeros((self.n_features, 0))
-        self._p = 0
-
-    def extend(self, c):
-        p = len(c)
-        if p > self._p:
-            scale = 1.0 / (self.bandwidth * math.sqrt(p))
-            new = self._rng.normal(0.0, scale, (self.n_features, p - self._p))
-            self._W = np.concatenate([self._W, new], axis=1)
-            self._p = p
-            super().extend(np.zeros(p + self.n_features))
-        elif p < self._p:
-            c = np.concatenate([c, np.zeros(self._p - p)])
-        z = np.cos(self._W @ c + self._b) * math.sqrt(2.0)
-        return super().extend(np.concatenate([c, z]))
-
-    def costs(self, v):
-        return np.array(self.lower(v[:self._p] if len(v) > self._p else v)[1])
-
-
-class _Union:
-    """(Experimental) several mixtures as one: exponential weights over all their models."""
-
-    def __init__(self, parts, k):
-        self.parts = parts
-        self.k = k
-        self.optimism = 0.0
-        self._last = None
-
-    @property
-    def weights(self):
-        return np.concatenate([p.weights * z for p, z in zip(self.parts, self._z())])
-
-    def _z(self):
-        low = min(min(p.loss) for p in self.parts)
-        rate = self.parts[0].rate
-        z = [sum(math.exp(rate * (low - L)) for L in p.loss) for p in self.parts]
-        t = sum(z)
-        return [x / t for x in z]
-
-    @property
-    def theta(self):
-        return np.zeros((self.k, 1))
-
-    def lower(self, v):
-        last = self._last
-        if last is not None and last[0] is v and last[1] == v.tobytes():
-            return last[2:]
-        ms = [np.array(p.lower(v)[1]) for p in self.parts]
-        m = sum(z * x for z, x in zip(self._z(), ms)).tolist()
-        ce = np.zeros(1)
-        self._last = (v, v.tobytes(), ce, m, None)
-        return ce, m, None
-
-    def costs(self, v):
-        return np.array(self.lower(v)[1])
-
-    def learn(self, ce, a, residual, U=None):
-        v = self._last[0]
-        self._last = None
-        for p in self.parts:
-            ce_p = p.lower(v)[0]
-            p.learn(ce_p, a, residual - float(p.theta[a] @ ce_p))  # (residual is the loss)
-            # (residual = loss here: `theta` is 0; each part takes its own residual)
-        # NB: parts' learn adds theta[a] @ ce back, so they see the loss itself
