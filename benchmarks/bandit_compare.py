@@ -59,10 +59,15 @@ _RFF = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=64, bandwidth=0.
 N5_RESIDUAL = "BoBLO(n_learners=5), residual FeaturePolicy stack, step_size=1, Exp4 (no model)"
 OLD_DEFAULTS = "BoBLO, RidgePolicy weak learner (the previous defaults)"
 FP_RFF_MODEL = "BoBLO(), correction over 64 random Fourier features on the loss model"
-_OLD = dict(exploration=0.005, optimism=0.05)  # the previous defaults' BoBLO parameters
+# the second session's defaults' BoBLO parameters (model_l2 20 was the default then)
+_OLD = dict(exploration=0.005, optimism=0.05, model_l2=20.0)
+THIRD_DEFAULTS = "BoBLO(model_l2=20) (the third session's defaults: one ridge penalty)"
+MIX4 = "BoBLO(model_l2=(1, 5, 20, 100)) (the best tuning mean; lost the tie on cost)"
 BOBLO = {
     DEFAULTS: (None, {}),
     N5_DEFAULT: (None, dict(n_learners=5)),
+    THIRD_DEFAULTS: (None, dict(model_l2=20.0)),
+    MIX4: (None, dict(model_l2=(1.0, 5.0, 20.0, 100.0))),
     "BoBLO(), no correction: softmax of the loss model (learner l2 1e9)": (
         ("feature", dict(_RES, on_model=True, l2=1e9)), {}),
     FP_RFF_MODEL: (("feature", dict(_RES, on_model=True, n_features=64, bandwidth=1.0)), {}),

@@ -277,7 +277,11 @@ class BoBLO(bandit.base.ContextualPolicy):
         $c \ge 0$, added to the propensity (`"ips"` and `"dr"`), or `"sqrt"`: $c_t =
         1/\sqrt t$ at round $t$, so the estimate's bias vanishes as $t$ grows.
     model_l2
-        Ridge penalty of the `"dr"` loss model.
+        Ridge penalty $\lambda > 0$ of the `"dr"` loss model, or a tuple of penalties (the
+        default `(1.0, 100.0)`): one per-arm ridge model per penalty on the same rounds,
+        predicting their exponentially weighted average, weighted by each model's prequential
+        squared error on the played arm's loss (`onlineboost.loss_model.RidgeMixture`), so the
+        penalty is chosen from the data.
     optimism
         $\alpha \ge 0$: the `"dr"` estimate fills in the unplayed arms with the lower
         confidence bound $m_t(a) - \alpha\sqrt{\tilde c^\top P_a \tilde c}$ of the loss model
@@ -327,7 +331,7 @@ class BoBLO(bandit.base.ContextualPolicy):
     def __init__(self, learner=None, n_learners: int = 1, gamma: float = 1.0,
                  step_size="frank-wolfe", delta: float = 0.1, kappa=None,
                  exploration: float = 0.001, estimator: str = "dr", baseline: float = 0.5,
-                 implicit: float = 1.0, model_l2: float = 20.0, optimism: float = 0.0,
+                 implicit: float = 1.0, model_l2=(1.0, 100.0), optimism: float = 0.0,
                  aggregate: str | None = "exp4",
                  decision_set=None, transformer=preprocessing.StandardScaler(),
                  seed: int | None = None):
