@@ -297,6 +297,14 @@ TUNE4.update({
     "mixture (1, 100), exploration 0.005": (None, dict(model_l2=(1.0, 100.0), exploration=0.005)),
     "mixture (1, 100), learner l2 100": (
         ("feature", dict(DEFAULT_LEARNER, l2=100.0)), dict(model_l2=(1.0, 100.0))),
+    "mixture (1, 100), temperature 0.01": (
+        ("feature", dict(DEFAULT_LEARNER, temperature=0.01)), dict(model_l2=(1.0, 100.0))),
+    "mixture (1, 100), temperature 0.005": (
+        ("feature", dict(DEFAULT_LEARNER, temperature=0.005)), dict(model_l2=(1.0, 100.0))),
+    "mixture (1, 100), temperature 0.03": (
+        ("feature", dict(DEFAULT_LEARNER, temperature=0.03)), dict(model_l2=(1.0, 100.0))),
+    "mixture (1, 100), no correction (l2 1e9)": (
+        ("feature", dict(DEFAULT_LEARNER, l2=1e9)), dict(model_l2=(1.0, 100.0))),
     "mixture (1, 5, 20, 100), learner l2 100": (
         ("feature", dict(DEFAULT_LEARNER, l2=100.0)), _MIX),
 })

@@ -1,0 +1,192 @@
+"""`onlineboost.loss_model.RidgeMixture`: the "dr" loss model whose ridge penalty is chosen
+online (issue 13), and BoBLO's `model_l2` sequences that build it."""
+
+from __future__ import annotations
+
+import copy
+import math
+import pickle
+
+import numpy as np
+import pytest
+
+import learners
+from onlineboost import BoBLO
+from onlineboost.boblo import _ArmRidge
+from onlineboost.loss_model import RidgeMixture
+from streams import LinearBandit
+
+
+def _stream(T=300, p=3, k=3, seed=0, grow_at=None):
+    """(context vector, played arm, loss) rounds; losses in [0, 1], linear in the context."""
+    rng = np.random.default_rng(seed)
+    theta = rng.normal(size=(k, p)) * 0.15
+    for t in range(T):
+        q = p if grow_at is None or t >= grow_at else p - 1  # a column appears at `grow_at`
+        c = rng.normal(size=q)
+        a = int(rng.integers(k))
+        loss = float(np.clip(0.5 + theta[a, :q] @ c + 0.1 * rng.normal(), 0.0, 1.0))
+        yield c, a, loss
+
+
+def _run(model, rounds):
+    out = []
+    for c, a, loss in rounds:
+        ce, costs, U = model.lower(c)
+        out.append(np.array(costs))
+        model.learn(ce, a, loss - float(model.theta[a] @ ce), U)
+    return out
+
+
+@pytest.mark.parametrize("optimism", [0.0, 0.3])
+def test_one_penalty_is_the_single_ridge_model(optimism):
+    """With one penalty the mixture is `_ArmRidge` (weight 1): same costs every round, also
+    when a context column appears mid-stream. A wrong recursive-least-squares step, a wrong
+    prior on new columns or a wrong width fails."""
+    rounds = list(_stream(grow_at=50))
+    got = _run(RidgeMixture(3, (4.0,), 0.5, optimism), rounds)
+    want = _run(_ArmRidge(3, 4.0, 0.5, optimism), rounds)
+    np.testing.assert_allclose(np.array(got), np.array(want), rtol=0, atol=1e-12)
+
+
+def test_prediction_is_the_exponentially_weighted_average_of_the_single_models():
+    """Transcription of the rule: weights proportional to exp(-rate * sum of each model's
+    squared error on the played arm's loss, measured before the model learns it), the
+    prediction their weighted average. Scoring after learning, another rate, or selecting
+    the best model instead of averaging fails."""
+    penalties, rate = (0.5, 5.0, 50.0), 0.5
+    mix = RidgeMixture(3, penalties, 0.5, rate=rate)
+    singles = [_ArmRidge(3, lam, 0.5) for lam in penalties]
+    cum = np.zeros(3)
+    for c, a, loss in _stream(T=200, seed=1):
+        preds = []
+        for m in singles:
+            ce, costs, _ = m.lower(c)
+            preds.append(costs)
+        w = np.exp(-rate * (cum - cum.min()))
+        w /= w.sum()
+        ce, costs, U = mix.lower(c)
+        np.testing.assert_allclose(costs, w @ np.array(preds), rtol=0, atol=1e-10)
+        np.testing.assert_allclose(mix.weights, w, rtol=0, atol=1e-12)
+        cum += (np.array(preds)[:, a] - loss) ** 2
+        mix.learn(ce, a, loss - float(mix.theta[a] @ ce), U)
+        for m in singles:
+            ce1 = m.lower(c)[0]
+            m.learn(ce1, a, loss - float(m.theta[a] @ ce1))
+
+
+def test_mixture_squared_error_within_2_ln_m_of_the_best_penalty():
+    """The squared loss is 1/2-exp-concave in the prediction p while |p - y| <= 1, so at rate
+    1/2 the mixture's cumulative squared error on the played rounds is at most the best
+    penalty's plus 2 ln M (the premise is checked on every model's prediction)."""
+    penalties = (0.1, 3.0, 300.0)
+    mix = RidgeMixture(3, penalties, 0.5)
+    total, premise = 0.0, True
+    for c, a, loss in _stream(T=600, p=5, seed=2):
+        ce, costs, U = mix.lower(c)
+        total += (costs[a] - loss) ** 2
+        premise &= bool(np.all(np.abs(mix.Theta[:, a] @ ce - loss) <= 1.0))
+        mix.learn(ce, a, loss - float(mix.theta[a] @ ce), U)
+    assert premise
+    assert total <= min(mix.loss) + 2 * math.log(3)
+    assert total < max(mix.loss)  # (and it is not the worst model's)
+
+
+def test_weights_follow_the_penalty_the_data_prefer():
+    """Strong linear signal, many rounds: the small penalty wins; pure noise around the
+    start, few rounds: the large penalty (it stays at the start) wins."""
+    rng = np.random.default_rng(3)
+    signal = RidgeMixture(2, (1.0, 1000.0), 0.5)
+    noise = RidgeMixture(2, (1.0, 1000.0), 0.5)
+    theta = np.array([0.3, -0.2, 0.25, 0.1])
+    for _ in range(400):
+        c = rng.normal(size=4)
+        for model, loss in ((signal, 0.5 + theta @ c + 0.05 * rng.normal()),
+                            (noise, 0.5 + 0.2 * rng.normal())):
+            ce, _, U = model.lower(c)
+            model.learn(ce, 0, loss - float(model.theta[0] @ ce), U)
+    assert signal.weights[0] > 0.99
+    assert noise.weights[1] > 0.9
+
+
+def test_costs_of_a_longer_context_do_not_grow_the_model():
+    """`costs` of a context with columns the model has not seen: the same numbers as a
+    model grown to them (new columns weigh 0, prior precision lambda_j), the model unchanged."""
+    model = RidgeMixture(3, (1.0, 20.0), 0.5, optimism=0.2)
+    _run(model, _stream(T=100, p=3))
+    before = pickle.dumps(model)
+    v = np.array([0.3, -1.0, 0.5, 2.0, -0.7])
+    got = model.costs(v)
+    assert pickle.dumps(model) == before
+    grown = copy.deepcopy(model)
+    np.testing.assert_allclose(got, grown.lower(v)[1], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("kwargs", [dict(penalties=()), dict(penalties=(1.0, 0.0)),
+                                    dict(penalties=(1.0, -2.0)), dict(penalties=(math.nan,)),
+                                    dict(penalties=(math.inf,)), dict(rate=0.0),
+                                    dict(rate=math.nan)])
+def test_bad_parameters_raise(kwargs):
+    args = dict(k=3, penalties=(1.0, 10.0), start=0.5, **{})
+    args.update(kwargs)
+    name = next(iter(kwargs))
+    with pytest.raises(ValueError, match=name):
+        RidgeMixture(**args)
+
+
+@pytest.mark.parametrize("bad", [(), [], (1.0, 0.0), (1.0, -1.0), (1.0, math.nan),
+                                 (1.0, "a"), (1.0, math.inf)])
+def test_boblo_refuses_bad_penalty_sequences(bad):
+    with pytest.raises(ValueError, match="model_l2"):
+        BoBLO(model_l2=bad)
+
+
+def _arm_laws(**kw):
+    policy = BoBLO(seed=0, transformer=None, **kw)
+    stream = LinearBandit(d=4, k=3, seed=2, n_rounds=300)
+    laws = []
+    for context, arm_ids in stream:
+        arm = policy.pull(arm_ids, context)
+        laws.append(policy.arm_probabilities)
+        policy.update(arm, context, stream.reward(arm))
+    return np.array(laws), policy
+
+
+def test_boblo_with_one_penalty_in_a_tuple_plays_as_with_the_number():
+    """`model_l2=(lam,)` is the single ridge model: the same arm laws, round by round."""
+    one, _ = _arm_laws(model_l2=(7.0,))
+    plain, _ = _arm_laws(model_l2=7.0)
+    np.testing.assert_allclose(one, plain, rtol=0, atol=1e-12)
+
+
+def test_boblo_default_mixes_two_penalties_and_pickles():
+    """The default loss model is the (1, 100) mixture; its weights move from the uniform
+    prior, and a pickled policy continues as the original (the context cache is no state)."""
+    assert BoBLO().model_l2 == (1.0, 100.0)
+    laws, policy = _arm_laws()
+    model = policy._model
+    assert isinstance(model, RidgeMixture)
+    assert tuple(model.penalties) == (1.0, 100.0)
+    assert abs(model.weights[0] - 0.5) > 0.05
+    twin = pickle.loads(pickle.dumps(policy))
+    context = {"x0": 0.1, "x1": -0.3, "x2": 1.2, "x3": 0.0}
+    assert twin.pull([0, 1, 2], context) == policy.pull([0, 1, 2], context)
+    np.testing.assert_array_equal(twin.arm_probabilities, policy.arm_probabilities)
+
+
+def test_on_model_learner_plays_on_the_mixture():
+    """The default weak learner plays on whatever loss model BoBLO holds: with corrections
+    pinned at 0 the arm law is (1 - eta) softmax(-m_t / tau) + eta / k of the mixture's
+    predictions."""
+    learner = learners.FeaturePolicy(l2=1e9, temperature=0.05, n_features=0, residual=True,
+                                     on_model=True)
+    policy = BoBLO(learner, transformer=None, seed=3, exploration=0.05)
+    stream = LinearBandit(d=2, k=3, seed=4, n_rounds=200)
+    for context, arm_ids in stream:
+        v = np.array([context[key] for key in sorted(context)])
+        arm = policy.pull(arm_ids, context)
+        m = policy._model.costs(v)
+        w = np.exp(-(m - m.min()) / 0.05)
+        want = 0.95 * w / w.sum() + 0.05 / 3
+        np.testing.assert_allclose(policy.arm_probabilities, want, rtol=0, atol=1e-6)
+        policy.update(arm, context, stream.reward(arm))
