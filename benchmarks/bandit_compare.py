@@ -305,6 +305,8 @@ TUNE4.update({
         ("feature", dict(DEFAULT_LEARNER, temperature=0.03)), dict(model_l2=(1.0, 100.0))),
     "mixture (1, 100), no correction (l2 1e9)": (
         ("feature", dict(DEFAULT_LEARNER, l2=1e9)), dict(model_l2=(1.0, 100.0))),
+    "mixture (1, 100), N=5 (BoBLO(n_learners=5) on the new defaults)": (
+        None, dict(model_l2=(1.0, 100.0), n_learners=5)),
     "mixture (1, 5, 20, 100), learner l2 100": (
         ("feature", dict(DEFAULT_LEARNER, l2=100.0)), _MIX),
 })
