@@ -190,7 +190,10 @@ class RidgeMixture:
         # the weights in plain floats (a handful of penalties)
         cum = self.loss = [L + e * e for L, e in zip(self.loss, r)]
         low, rate = min(cum), self.rate
-        w = [math.exp(rate * (low - L)) for L in cum]
+        if low == math.inf:  # every model's error overflowed (losses beyond 1e150): uniform
+            low = 0.0
+            cum = self.loss = [0.0] * len(cum)
+        w = [math.exp(rate * (low - L)) for L in cum]  # (exp(-inf) = 0: an overflowed model)
         total = sum(w)
         self.weights = np.array([x / total for x in w])
         # [P; theta] -= [u; -r] u' / (1 + c~' u): the rank-one step and the weights' step

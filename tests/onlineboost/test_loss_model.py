@@ -192,3 +192,18 @@ def test_on_model_learner_plays_on_the_mixture():
         want = 0.95 * w / w.sum() + 0.05 / 3
         np.testing.assert_allclose(policy.arm_probabilities, want, rtol=0, atol=1e-6)
         policy.update(arm, context, stream.reward(arm))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_huge_losses_on_the_blo_face_keep_the_arm_law_finite():
+    """Losses of magnitude 1e200 overflow every model's squared error: the weights fall back
+    to uniform instead of NaN (inf - inf), so the arm law stays a distribution."""
+    from onlineboost import sets
+
+    policy = BoBLO(decision_set=sets.Simplex(3), seed=0)
+    for t in range(20):
+        policy.predict_one({"a": 0.1 * t})
+        policy.learn_one({"a": 0.1 * t}, 1e200 if t % 2 else -1e200)
+        p = policy.arm_probabilities
+        assert np.all(np.isfinite(p)) and abs(p.sum() - 1.0) < 1e-9
+    assert np.all(np.isfinite(policy._model.weights))
