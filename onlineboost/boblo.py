@@ -186,15 +186,16 @@ class BoBLO(bandit.base.ContextualPolicy):
     `BoBLO(n_learners=5)` boosts five such copies as a residual stack (copy $i$ plays the
     model plus the summed corrections of copies $1..i$; copies $i > 1$ fit their own
     gradients; Frank-Wolfe steps) and aggregates the staged policies with Exp4 (below); on the
-    tuning seeds 0.878 / 0.842 / 0.656 (on one penalty of 20: 0.858 / 0.843 / 0.660). For it only the Exp4 bound below is claimed (its
-    copies are not independent weak learners). For $N = 1$ no regret bound is claimed: the
-    played law is a softmax of a ridge model plus a learned correction (a soft LinUCB without
-    its optimism; `optimism > 0` plays the model's lower confidence bounds instead), the DR
-    estimate is unbiased for $c = 0$ whatever the model (the default $c = 1$ trades that for
-    variance; `implicit="sqrt"` is unbiased in the limit), and every arm keeps probability at
-    least $\eta/d$. On the evaluation seeds 0-4 the defaults score 0.866 / 0.848 / 0.664
-    (one penalty of 20: 0.863 / 0.849 / 0.669) against river's LinUCB tuned per data set
-    0.884 / 0.841 / 0.669, and `BoBLO(n_learners=5)` 0.868 / 0.852 / 0.662.
+    tuning seeds 0.878 / 0.842 / 0.656 (on one penalty of 20: 0.858 / 0.843 / 0.660). For it
+    only the Exp4 bound below is claimed (its copies are not independent weak learners). For $N
+    = 1$ no regret bound is claimed: the played law is a softmax of a ridge model plus a learned
+    correction (a soft LinUCB without its optimism; `optimism > 0` plays the model's lower
+    confidence bounds instead), the DR estimate is unbiased for $c = 0$ whatever the model (the
+    default $c = 1$ trades that for variance; `implicit="sqrt"` is unbiased in the limit), and
+    every arm keeps probability at least $\eta/d$. On the evaluation seeds 0-4 the defaults
+    score 0.866 / 0.848 / 0.664 (one penalty of 20: 0.863 / 0.849 / 0.669) against river's
+    LinUCB tuned per data set 0.884 / 0.841 / 0.669, and `BoBLO(n_learners=5)` 0.868 / 0.852 /
+    0.662.
     `BoBLO(estimator="paper")` is Hazan & Singh's Algorithm 2 with the same weak learner
     (not handed the model, so its corrections alone):
     explore a uniform vertex with probability $\eta$, pass $(d/\eta) f_t(e_i) e_i$ then and 0
