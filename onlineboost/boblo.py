@@ -187,8 +187,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     model plus the summed corrections of copies $1..i$; copies $i > 1$ fit their own
     gradients; Frank-Wolfe steps) and aggregates the staged policies with Exp4 (below); on the
     tuning seeds 0.878 / 0.842 / 0.656 (on one penalty of 20: 0.858 / 0.843 / 0.660). For it
-    only the Exp4 bound below is claimed (its copies are not independent weak learners). For $N
-    = 1$ no regret bound is claimed: the played law is a softmax of a ridge model plus a learned
+    only the Exp4 bound below is claimed (its copies are not independent weak learners). For
+    $N = 1$ no regret bound is claimed: the played law is a softmax of a ridge model plus a learned
     correction (a soft LinUCB without its optimism; `optimism > 0` plays the model's lower
     confidence bounds instead), the DR estimate is unbiased for $c = 0$ whatever the model (the
     default $c = 1$ trades that for variance; `implicit="sqrt"` is unbiased in the limit), and
