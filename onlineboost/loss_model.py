@@ -116,7 +116,8 @@ class RidgeMixture:
     def theta(self) -> np.ndarray:
         r"""The mixture's per-arm weights $\sum_j w_j \hat\theta^{(j)}_a$, `(k, q)`."""
         if self._theta is None:
-            self._theta = np.einsum("m,mkq->kq", self.weights, self.Theta)
+            M, k, _, q = self.G.shape
+            self._theta = (self.weights @ self.Theta.reshape(M, k * q)).reshape(k, q)
         return self._theta
 
     def lower(self, v: np.ndarray) -> tuple:
