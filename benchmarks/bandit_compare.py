@@ -307,6 +307,8 @@ TUNE4.update({
         ("feature", dict(DEFAULT_LEARNER, l2=1e9)), dict(model_l2=(1.0, 100.0))),
     "mixture (1, 100), N=5 (BoBLO(n_learners=5) on the new defaults)": (
         None, dict(model_l2=(1.0, 100.0), n_learners=5)),
+    "mixture (1, 100), baseline 0.7": (None, dict(model_l2=(1.0, 100.0), baseline=0.7)),
+    "mixture (1, 100), baseline 0.3": (None, dict(model_l2=(1.0, 100.0), baseline=0.3)),
     "mixture (1, 5, 20, 100), learner l2 100": (
         ("feature", dict(DEFAULT_LEARNER, l2=100.0)), _MIX),
 })
@@ -743,26 +745,27 @@ in place of the theory's 1/2: 0.793, 0.7923; optimism 0.05 / 0.1: 0.7943, 0.7923
 / 0.05: 0.7907, 0.778; no correction (learner l2 1e9): 0.790; learner l2 5 / 100: 0.7887, 0.7927;
 exploration 0.005: 0.7963; implicit c = 0.3: 0.7917; the default learner passed explicitly (a
 check): 0.7983. With (1, 100): temperature 0.01 / 0.005 / 0.03: 0.794, 0.7937, 0.7847; no
-correction: 0.7923; learner l2 100: 0.793; exploration 0.005: 0.794; N = 5 (`BoBLO(n_learners=5)`
-on the mixture): 0.878 / 0.842 / 0.656 (0.792). Run with variants since removed from `loss_model`
-(they lost): one mixture per arm, scored on its own rounds: 0.793; the cumulative errors discounted
-by 0.999 / 0.99: 0.7977, 0.7947; weights by each model's prequential evidence (the Gaussian
-log-likelihood of the loss with variance sigma_t^2 (1 + c' P_j c), sigma_t^2 the mixture's running
-squared error: empirical Bayes for the penalty) in place of its squared error, (1, 100) / (1, 5,
-20, 100) / the seven penalties: 0.870 / 0.855 / 0.647 (0.7907), 0.7903, 0.7863; LinUCB's width
-sigma_t sqrt(1 + c' P c) with the noise sigma_t estimated online from the mixture's prequential
-error, alpha 1 / 0.3: 0.767, 0.7837; the mixture plus the same penalties on the context and 64
-random Fourier features (bandwidth 1), all weighted together: 0.864 / 0.825 / 0.656 (0.7817; their
-prequential errors were lower than the linear models' on ImageSegments and digits, but the play was
-worse); with (5, 20, 100) on the features: 0.786; 128 features: 0.779. The choice, by the rule:
-every mixture of two to five penalties beat the defaults (0.786) by more than 0.005 (seven
-penalties, 0.7883, did not); within 0.005 of the best mean (0.7983) the cheapest per round are the
-two-model mixtures, and of those (1, 100) has the higher mean, so `BoBLO()` is now `model_l2=(1.0,
-100.0)` (decisions/s relative to one penalty, interleaved round by round and timed in thread CPU
-seconds, median of seeds 0-2, `LinearBandit` / ImageSegments / digits: (1, 100) 0.87x / 0.87x /
-0.88x, (1, 5, 20, 100) 0.84x / 0.84x / 0.80x). Its weights go to penalty 1 on ImageSegments and to
-100 on digits within about 1000 rounds, and stay near 0.3 / 0.7 on `LinearBandit` (seed 100). Tuned
-LinUCB on the same seeds: 0.868 / 0.828 / 0.660 (0.7853).
+correction: 0.7923; learner l2 100: 0.793; exploration 0.005: 0.794; baseline (the models' start)
+0.7 / 0.3: 0.7893, 0.768; N = 5 (`BoBLO(n_learners=5)` on the mixture): 0.878 / 0.842 / 0.656
+(0.792). Run with variants since removed from `loss_model` (they lost): one mixture per arm, scored
+on its own rounds: 0.793; the cumulative errors discounted by 0.999 / 0.99: 0.7977, 0.7947; weights
+by each model's prequential evidence (the Gaussian log-likelihood of the loss with variance
+sigma_t^2 (1 + c' P_j c), sigma_t^2 the mixture's running squared error: empirical Bayes for the
+penalty) in place of its squared error, (1, 100) / (1, 5, 20, 100) / the seven penalties: 0.870 /
+0.855 / 0.647 (0.7907), 0.7903, 0.7863; LinUCB's width sigma_t sqrt(1 + c' P c) with the noise
+sigma_t estimated online from the mixture's prequential error, alpha 1 / 0.3: 0.767, 0.7837; the
+mixture plus the same penalties on the context and 64 random Fourier features (bandwidth 1), all
+weighted together: 0.864 / 0.825 / 0.656 (0.7817; their prequential errors were lower than the
+linear models' on ImageSegments and digits, but the play was worse); with (5, 20, 100) on the
+features: 0.786; 128 features: 0.779. The choice, by the rule: every mixture of two to five
+penalties beat the defaults (0.786) by more than 0.005 (seven penalties, 0.7883, did not); within
+0.005 of the best mean (0.7983) the cheapest per round are the two-model mixtures, and of those (1,
+100) has the higher mean, so `BoBLO()` is now `model_l2=(1.0, 100.0)` (decisions/s relative to one
+penalty, interleaved round by round and timed in thread CPU seconds, median of seeds 0-2,
+`LinearBandit` / ImageSegments / digits: (1, 100) 0.87x / 0.87x / 0.88x, (1, 5, 20, 100) 0.84x /
+0.84x / 0.80x). Its weights go to penalty 1 on ImageSegments and to 100 on digits within about 1000
+rounds, and stay near 0.3 / 0.7 on `LinearBandit` (seed 100). Tuned LinUCB on the same seeds: 0.868
+/ 0.828 / 0.660 (0.7853).
 
 Against issue 13's targets (evaluation seeds 0-4, this run):
 
