@@ -248,7 +248,41 @@ TUNE3 = {
     "on the model, N=3 residual, exploration 0.001, optimism 0, Frank-Wolfe": (
         "feature", _M, dict(n_learners=3, exploration=0.001, optimism=0.0)),
 }
-_GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3}
+# the fifth grid (issue 13, deep13: N > 1 never worse than N = 1), seeds 100, 101
+# (`--tune --tune-grid 5`), at BoBLO's current defaults (learner None: BoBLO's default for that
+# N, whose N > 1 copies 2..N carry 128 random Fourier features; `boblo.DEFAULT_LATER`).
+# `aggregate="exp4"` is `LeadExp4`: the first stage alone until a stage leads it beyond noise.
+# The "stage 2 alone" / "stage 5 alone" rows play that stage (aggregate None, step 1): what the
+# later copies would add, were the aggregator to switch to them.
+_D = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=0, residual=True, on_model=True)
+_ALONE2 = dict(n_learners=2, step_size=1.0, aggregate=None)
+TUNE5 = {
+    "N=1 (the defaults)": (None, None, {}),
+    "N=5 default (later copies 128 Fourier, LeadExp4)": (None, None, dict(n_learners=5)),
+    "N=5 linear later copies, LeadExp4": ("feature", _D, dict(n_learners=5)),
+    "N=5 later copies 64 Fourier, LeadExp4": (
+        "feature", dict(_D, later_features=64, bandwidth=1.0), dict(n_learners=5)),
+    "N=5 later copies 256 Fourier, LeadExp4": (
+        "feature", dict(_D, later_features=256, bandwidth=1.0), dict(n_learners=5)),
+    "stage 2 alone, linear": ("feature", _D, _ALONE2),
+    "stage 2 alone, 64 Fourier": ("feature", dict(_D, later_features=64, bandwidth=1.0),
+                                  _ALONE2),
+    "stage 2 alone, 128 Fourier": ("feature", dict(_D, later_features=128, bandwidth=1.0),
+                                   _ALONE2),
+    "stage 2 alone, 256 Fourier": ("feature", dict(_D, later_features=256, bandwidth=1.0),
+                                   _ALONE2),
+    "stage 2 alone, 128 Fourier, bandwidth 0.5": (
+        "feature", dict(_D, later_features=128, bandwidth=0.5), _ALONE2),
+    "stage 2 alone, 128 Fourier, residual fit": (
+        "feature", dict(_D, later_features=128, bandwidth=1.0, later_fit="residual"), _ALONE2),
+    "stage 5 alone, 128 Fourier": (
+        "feature", dict(_D, later_features=128, bandwidth=1.0),
+        dict(n_learners=5, step_size=1.0, aggregate=None)),
+    "stage 5 alone, 128 Fourier, Frank-Wolfe": (
+        "feature", dict(_D, later_features=128, bandwidth=1.0),
+        dict(n_learners=5, aggregate=None)),
+}
+_GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3, 5: TUNE5}
 # the grids ran under these BoBLO defaults (where a configuration does not name them)
 _TUNED_AT = dict(exploration=0.005, optimism=0.05)
 _LEARNERS = {"ridge": RidgePolicy, "softmax": SoftmaxPolicy, "feature": FeaturePolicy}
@@ -288,6 +322,11 @@ class VWPolicy:
 
 
 def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
+    if name in TUNE5:  # at BoBLO's current defaults (learner None: BoBLO's own for that N)
+        kind, learner_params, params = TUNE5[name]
+        if kind is not None:
+            params = dict(params, learner=_LEARNERS[kind](**learner_params))
+        return BoBLO(seed=seed, **params)
     if name in BOBLO or name in TUNE or name in TUNE2 or name in TUNE3:
         if name in TUNE3:
             learner, params = TUNE3[name][:2], {**_TUNED_AT, **TUNE3[name][2]}
@@ -324,7 +363,8 @@ LINUCB = {"ImageSegments": (100.0, 100.0), "digits": (100.0, 20.0), "LinearBandi
 def _scaler(policy_name):
     """Online standardisation for policies without a transformer of their own (BoBLO holds
     one); LinUCB also gets a constant bias feature."""
-    if policy_name in BOBLO or policy_name in TUNE or policy_name in TUNE2 or policy_name in TUNE3:
+    if (policy_name in BOBLO or policy_name in TUNE or policy_name in TUNE2
+            or policy_name in TUNE3 or policy_name in TUNE5):
         return None
     scaler = preprocessing.StandardScaler()
     if policy_name.startswith("river LinUCB"):
@@ -416,9 +456,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--tune", action="store_true")
-    parser.add_argument("--tune-grid", type=int, choices=[1, 2, 3], default=3,
-                        help="with --tune: the first session's grid (1), the second's (2) or "
-                             "this one's (3)")
+    parser.add_argument("--tune-grid", type=int, choices=[1, 2, 3, 5], default=3,
+                        help="with --tune: the first session's grid (1), the second's (2), "
+                             "the third's (3) or N > 1 against N = 1 (5, `TUNE5`)")
     parser.add_argument("--no-linucb", action="store_true",
                         help="with --tune: skip the LinUCB (alpha, beta) sweep")
     parser.add_argument("--seeds", type=int, default=5)

@@ -21,7 +21,7 @@ from . import losses, sets
 from ._checks import check_real, check_seed, check_transformer
 from ._contexts import ContextVectors
 from .booco import BoOCO
-from .exp4 import Exp4
+from .exp4 import LeadExp4
 from .scaling import RobustStandardScaler
 
 __all__ = ["BoBLO"]
@@ -30,6 +30,9 @@ __all__ = ["BoBLO"]
 #: corrections over the context, played on the "dr" loss model (a residual stack for N > 1)
 DEFAULT_LEARNER = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=0, residual=True,
                        on_model=True)
+#: what the default weak learner adds for N > 1: copies 2..N regress on the context plus their
+#: own 128 random Fourier features (bandwidth 1), copy 1 stays `DEFAULT_LEARNER` exactly
+DEFAULT_LATER = dict(later_features=128, bandwidth=1.0)
 
 
 def _draw(c: list, u: float) -> int:
@@ -388,7 +391,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         if learner is None:
             import learners  # the default weak policy lives with the other weak learners
 
-            learner = learners.FeaturePolicy(**DEFAULT_LEARNER)
+            later = DEFAULT_LATER if self.n_learners != 1 else {}
+            learner = learners.FeaturePolicy(**DEFAULT_LEARNER, **later)
         return BoOCO(learner, n_learners=self.n_learners, gamma=self.gamma,
                      step_size=self.step_size, delta=self.delta, kappa=self.kappa,
                      decision_set=K, loss=losses.Linear(), seed=self.seed)
@@ -414,7 +418,9 @@ class BoBLO(bandit.base.ContextualPolicy):
         n_experts = self.n_learners + self._first_expert
         prior = np.full(n_experts, 0.5 / max(n_experts - 1, 1))
         prior[int(self._first_expert)] = 0.5  # x^1, the point BoOCO with one copy plays
-        self._exp4 = (Exp4(n_experts, d, prior) if bandit_face and self.aggregate == "exp4"
+        # expert 0 (the first copy alone) is played until a stage leads it beyond noise, then
+        # Exp4 with this prior, afresh
+        self._exp4 = (LeadExp4(n_experts, d, prior) if bandit_face and self.aggregate == "exp4"
                       and self.estimator != "paper" and n_experts > 1 else None)
         self._model = _loss_model(self, booco)
 
@@ -427,7 +433,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         return self._booco
 
     @property
-    def exp4(self) -> Exp4 | None:
+    def exp4(self) -> LeadExp4 | None:
         """The Exp4 aggregator over the staged policies (`None` when not aggregating)."""
         return self._exp4
 
