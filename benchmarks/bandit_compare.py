@@ -249,8 +249,7 @@ TUNE3 = {
         "feature", _M, dict(n_learners=3, exploration=0.001, optimism=0.0)),
 }
 # the fifth grid (issue 13, deep13: N > 1 never worse than N = 1), seeds 100, 101
-# (`--tune --tune-grid 5`), at BoBLO's current defaults (learner None: BoBLO's default for that
-# N, whose N > 1 copies 2..N carry 128 random Fourier features; `boblo.DEFAULT_LATER`).
+# (`--tune --tune-grid 5`), at BoBLO's current defaults (learner None: BoBLO's default).
 # `aggregate="exp4"` is `LeadExp4`: the first stage alone until a stage leads it beyond noise.
 # The "stage 2 alone" / "stage 5 alone" rows play that stage (aggregate None, step 1): what the
 # later copies would add, were the aggregator to switch to them.
@@ -258,8 +257,9 @@ _D = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=0, residual=True, 
 _ALONE2 = dict(n_learners=2, step_size=1.0, aggregate=None)
 TUNE5 = {
     "N=1 (the defaults)": (None, None, {}),
-    "N=5 default (later copies 128 Fourier, LeadExp4)": (None, None, dict(n_learners=5)),
-    "N=5 linear later copies, LeadExp4": ("feature", _D, dict(n_learners=5)),
+    "N=5 later copies 128 Fourier, LeadExp4": (
+        "feature", dict(_D, later_features=128, bandwidth=1.0), dict(n_learners=5)),
+    "N=5 linear later copies, LeadExp4 (BoBLO(n_learners=5))": (None, None, dict(n_learners=5)),
     "N=5 later copies 64 Fourier, LeadExp4": (
         "feature", dict(_D, later_features=64, bandwidth=1.0), dict(n_learners=5)),
     "N=5 later copies 256 Fourier, LeadExp4": (

@@ -261,10 +261,13 @@ class FeaturePolicyBoostStack(VectorStackEntries):
     ('FeaturePolicyBoostStack', 3)
     >>> c = np.array([0.5, -1.0])
     >>> stack.learn_vector(c, np.array([[1.0, 0.0], [5.0, 5.0], [5.0, 5.0]]))
-    >>> stack.predicted_costs(c).round(3)  # copy 2 fits what copy 1 left, copy 3 the rest
-    array([[0.041, 0.   ],
-           [0.319, 0.   ],
-           [0.519, 0.   ]])
+    >>> stack.predicted_costs(c).round(3)  # stage i: the summed fits of copies 1..i
+    array([[0.692, 0.   ],
+           [1.609, 0.   ],
+           [2.507, 0.   ]])
+
+    (In the first round no copy predicted anything yet, so every copy fitted copy 1's target,
+    1 on arm 0; rows 2-3 ignore their own rows of `G`.)
     """
 
     validates_x = True

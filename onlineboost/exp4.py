@@ -208,13 +208,19 @@ class LeadExp4:
     >>> from onlineboost.exp4 import LeadExp4
     >>> agg = LeadExp4(n_experts=2, n_arms=2)
     >>> rng = np.random.default_rng(0)
-    >>> for t in range(3000):
-    ...     advice = np.array([[0.9, 0.1], [0.1, 0.9]])  # expert 1 prefers arm 1, the better one
+    >>> advice = np.array([[0.9, 0.1], [0.1, 0.9]])  # expert 1 prefers arm 1, the better one
+    >>> for t in range(1000):
     ...     p = agg.distribution(advice)
     ...     a = int(rng.random() >= p[0])
-    ...     agg.update(a, float(rng.random() < (0.6 if a == 0 else 0.3)))
-    >>> agg.switch_round, agg.weights.round(3)
-    (86, array([0., 1.]))
+    ...     agg.update(a, float(rng.random() < (0.7 if a == 0 else 0.2)))
+    >>> agg.switch_round, agg.lead.round(1), agg.variance.round(1)  # frozen at the switch
+    (676, array([  0. , 259.6]), array([   0. , 4807.1]))
+    >>> agg.weights.round(2)  # then Exp4, afresh
+    array([0.03, 0.97])
+
+    Each round adds $\chi^2 = 0.8^2/0.9 + 0.8^2/0.1 \approx 7.1$ to the variance bound, and
+    the expected lead grows by $0.5 \cdot 0.8 = 0.4$: the switch comes once the lead passes
+    $B(V) \approx 1.5\sqrt{2 V \ln(1/\delta)}$.
     """
 
     def __init__(self, n_experts: int, n_arms: int, prior=None, confidence: float = 0.05):
