@@ -47,7 +47,8 @@ _BASE = dict(gamma=0.5, exploration=0.005, baseline=0.5, delta=0.1)
 _GRAD = {"update": "gradient"}
 # name -> (weak learner, BoBLO parameters); a learner of None is BoBLO's default (RidgePolicy)
 DEFAULTS = "BoBLO() defaults (N=1, DR, FeaturePolicy on the loss model)"
-N5_DEFAULT = "BoBLO(n_learners=5) (residual stack on the loss model, Exp4 over the stages)"
+N5_DEFAULT = ("BoBLO(n_learners=5) (residual stack on the loss model; stage 1 until a stage "
+              "leads, then Exp4)")
 # the residual boosted stack (issue 13, item 3): copy i plays the softmax of the summed per-arm
 # ridge cost models of copies 1..i, each fitted on its own gradient; every stage is a policy
 # (step_size 1, gamma 1: x^i = W_i) and Exp4 aggregates them
