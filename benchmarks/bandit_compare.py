@@ -720,10 +720,11 @@ weighted evidence about it is rare and its variance bound large. At the end of t
 the default linear stack the leads were 5-25 against margins 20-420. Outside the grid (scratch
 code, seed 100): leads from BoBLO's own DR estimate (c = 1) in place of importance weights
 reached 12 / 2 / -8 against margins 14 / 10 / 17 (N = 3); stages clipped to 3 times the first
-copy's probabilities, 29 / 4 / 3 against 42 / 34 / 78 (N = 2): no switch either. This is the bandit price of safety (Lattimore 2015,
-"The Pareto regret frontier for bandits": a regret B against one policy forces one of order
-T k / B against another): an aggregator that plays the first copy until it has evidence cannot
-find a stage that is better by 0.01-0.02 reward within 1,797-3,000 rounds.
+copy's probabilities, 29 / 4 / 3 against 42 / 34 / 78 (N = 2): no switch either. This is the
+bandit price of safety (Lattimore 2015, "The Pareto regret frontier for bandits": a regret B
+against one policy forces one of order T k / B against another): an aggregator that plays the
+first copy until it has evidence cannot find a stage that is better by 0.01-0.02 reward within
+1,797-3,000 rounds.
 
 Against issue 13's targets (evaluation seeds 0-4, this run):
 
