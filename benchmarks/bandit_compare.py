@@ -724,10 +724,11 @@ copy's probabilities, 29 / 4 / 3 against 42 / 34 / 78 (N = 2): no switch either.
 bandit price of safety (Lattimore 2015, "The Pareto regret frontier for bandits": a regret B
 against one policy forces one of order T k / B against another): an aggregator that plays the
 first copy until it has evidence cannot find a stage that is better by 0.01-0.02 reward within
-1,797-3,000 rounds. Nor was the second stage reliably better: on the evaluation seeds (reported,
-not tuned on; /tmp script, `evaluate.bandit` as `run_one`) stage 2 alone scored 0.861 / 0.833 /
-0.663 (linear) and 0.870 / 0.844 / 0.663 (128 Fourier features) against N = 1's 0.863 / 0.849 /
-0.669: playing it would have lost on two or three of the data sets.
+1,797-3,000 rounds. Nor was the second stage reliably better: on the evaluation seeds
+(reported, not tuned on; `run_one(name, data, seed)` of the `TUNE5` rows, seeds 0-4) stage 2
+alone scored 0.861 / 0.833 / 0.663 (linear) and 0.870 / 0.844 / 0.663 (128 Fourier features)
+against N = 1's 0.863 / 0.849 / 0.669: playing it would have lost on two or three of the data
+sets.
 
 Against issue 13's targets (evaluation seeds 0-4, this run):
 
