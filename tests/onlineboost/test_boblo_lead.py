@@ -34,3 +34,39 @@ def test_n5_plays_the_n1_arm_law_until_the_switch(learner):
     lead, var = five.exp4.lead, five.exp4.variance
     assert lead[0] == 0.0 and np.all(var[1:] > 0)  # the stages were tracked all along
     assert np.all(lead < five.exp4.margin(var))
+
+
+class _Overflow:
+    """A stack wrapper whose later copies' points turn NaN for one context (as an overflow
+    would): the round must be refused before anything is stored, as when Exp4 mixed them
+    (LeadExp4 plays row 0 alone, but BoOCO's chain product carries a NaN into every row)."""
+
+    def __init__(self, stack):
+        self.stack = stack
+
+    def __getattr__(self, name):
+        return getattr(self.stack, name)
+
+    def predict_vector(self, c):
+        W = self.stack.predict_vector(c)
+        if c[0] > 3.0:
+            W = W.copy()
+            W[1:] = np.nan
+        return W
+
+
+def test_non_finite_later_stages_refuse_the_round():
+    policy = BoBLO(n_learners=3, seed=0, transformer=None)
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        c = {"a": float(rng.normal()), "b": float(rng.normal())}
+        arm = policy.pull([0, 1, 2], c)
+        policy.update(arm, c, float(rng.random()))
+    booco = policy.booco
+    booco._copies = _Overflow(booco._copies)
+    lead = policy.exp4.lead
+    with pytest.raises(ValueError, match="context"):
+        policy.pull([0, 1, 2], {"a": 5.0, "b": 0.0})
+    np.testing.assert_array_equal(policy.exp4.lead, lead)
+    arm = policy.pull([0, 1, 2], {"a": 0.5, "b": 0.0})  # the next round goes on as usual
+    policy.update(arm, {"a": 0.5, "b": 0.0}, 1.0)
