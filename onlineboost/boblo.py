@@ -227,8 +227,9 @@ class BoBLO(bandit.base.ContextualPolicy):
     \pi^j_t$, half its prior on $x^1$ and the rest uniform.
     **Guarantee** (expected regret of the played arms over $T$ rounds, whatever the weak
     learners do; $\tau$ the switch round): against the first copy, 0 over phase 1 and Exp4's
-    $\sqrt{(T - \tau) d}\,(\ln 2/\sqrt{\ln M} + \sqrt{\ln M})$ after, so never more than
-    Exp4 from round 1 would pay; against stage $j$, at most $\mathbb E[B(V_{\tau, j})] + 1$
+    $\sqrt{(T - \tau) d}\,(\ln 2/\sqrt{\ln M} + \sqrt{\ln M})$ after (with $\gamma =
+    \eta_1$, where the first copy is $x^1$ and holds half the prior), so at most the bound of
+    Exp4 run from round 1; against stage $j$, at most $\mathbb E[B(V_{\tau, j})] + 1$
     over phase 1 plus Exp4's $\sqrt{(T - \tau) d}\,(\ln(2(M - 1))/\sqrt{\ln M} +
     \sqrt{\ln M})$. $V_j$ is small while stage $j$ agrees with the first copy and grows by up
     to $d/\eta$ per round where they disagree sharply: an exact first copy pays for its
