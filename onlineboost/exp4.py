@@ -14,7 +14,8 @@ $\mathbb E \sum_j q_j \hat\ell_j^2 \le k$), so an expert holding half the prior 
 in place of $\ln M$ in the first term.
 
 `LeadExp4` (issue 13) plays expert 0 alone until another expert's importance weighted
-cumulative loss is ahead of it by more than the noise can explain (a Freedman margin), then runs
+cumulative loss is ahead of it by more than the noise can explain (a margin from the exact
+cumulants of the importance weights, never above Freedman's), then runs
 Exp4 afresh: the bandit analogue of `onlineboost.BoOCO`'s aggregate, which plays its first
 copy until a stage leads it by the aggregate's own bound.
 """
@@ -160,21 +161,30 @@ class LeadExp4:
     $V_{t,j} = \sum_{s \le t} \chi^2(\pi^j_s \,\|\, \pi^0_s)
       = \sum_{s \le t} \sum_a (\pi^j_s(a) - \pi^0_s(a))^2/\pi^0_s(a)$
     ($\ge$ the conditional second moment of each increment, since $\ell \in [0, 1]$).
-    After the round where some $j$ has $\hat\Lambda_{t,j} \ge B(V_{t,j})$ (`margin`),
+    After the round where some $j$ has $\hat\Lambda_{t,j} \ge B_{t,j}$ (`margins`, below),
     **phase 2** runs `Exp4` with `prior` afresh (its losses counted from the next round).
 
-    The margin. The centred increments $X_s = \hat D_{s,j} - D_{s,j}$ are at most $b = 2$
-    ($\hat D \le \ell \le 1$, $D \ge -1$), so for $\lambda < 3/b$
-    $\exp(\lambda \sum X_s - \psi(\lambda) V_{t,j})$, $\psi(\lambda) =
-    \lambda^2/(2(1 - \lambda b/3))$, is a supermartingale (Freedman), and by Ville's inequality
-    with a union over the experts $j \ne 0$ and the rates $\lambda_i = 2^{-i}$ (confidence
+    The margin. Write $u_s(a) = 1 - \pi^j_s(a)/\pi^0_s(a) \le 1$ and $\phi_\lambda(x) =
+    e^{\lambda x} - 1 - \lambda x \ge 0$ (convex, 0 at 0). The increment $\ell_s(a_s) u_s(a_s)$,
+    $a_s \sim \pi^0_s$, has $\mathbb E e^{\lambda(\hat D - D)} \le \exp \mathbb E
+    \phi_\lambda(\ell u) \le \exp \psi_{s,j}(\lambda)$ with the predictable
+    $$\psi_{s,j}(\lambda) = \sum_a \pi^0_s(a)\, \phi_\lambda(u_s(a))$$
+    ($\phi_\lambda(\ell u) \le \phi_\lambda(u)$ for $\ell \in [0, 1]$, by convexity), so
+    $\exp(\lambda \sum_s (\hat D_s - D_s) - \Psi_{t,j}(\lambda))$, $\Psi_{t,j} = \sum_{s \le t}
+    \psi_{s,j}$, is a supermartingale for every $\lambda > 0$. By Ville's inequality with a
+    union over the experts $j \ne 0$ and the rates $\lambda_i = 2^{-i}$ (confidence
     $\delta_i = \delta/((M - 1)(i + 1)(i + 2))$)
-    $$B(V) = \min_i \frac{\ln(1/\delta_i)}{\lambda_i} + \frac{\lambda_i V}{2(1 - \lambda_i b/3)}
-      \;\approx\; \sqrt{2 V \ln(1/\delta')} + \tfrac{b}{3}\ln(1/\delta')$$
-    bounds $\sum_{s \le t} X_s$ for every $t$ and $j$ at once with probability at least
-    $1 - \delta$ (`confidence` $= \delta$). So with probability $1 - \delta$ a switch is
-    evidence: the expert that triggered it had a smaller expected cumulative loss than expert 0
-    over the rounds so far, $\sum_{s \le \tau} D_{s,j} > 0$.
+    $$B_{t,j} = \min_i \frac{\ln(1/\delta_i) + \Psi_{t,j}(\lambda_i)}{\lambda_i}$$
+    (`margins`) bounds $\sum_{s \le t} \hat D_{s,j} - D_{s,j}$ for every $t$ and $j$ at once
+    with probability at least $1 - \delta$ (`confidence` $= \delta$). So with probability
+    $1 - \delta$ a switch is evidence: the expert that triggered it had a smaller expected
+    cumulative loss than expert 0 over the rounds so far, $\sum_{s \le \tau} D_{s,j} > 0$.
+    Since $\phi_\lambda(x) \le x^2 \lambda^2/(2(1 - \lambda b/3))$ for $x \le 1$ (any $b \ge 1$),
+    $\Psi_{t,j}(\lambda) \le \lambda^2 V_{t,j}/(2(1 - \lambda b/3))$: $B_{t,j}$ is never above
+    Freedman's margin with $b = 2$ (`margin`, $\approx \sqrt{2 V \ln(1/\delta')} +
+    \tfrac{b}{3}\ln(1/\delta')$), and far below it where stage $j$ puts mass on an arm expert 0
+    almost never plays: there $\phi_\lambda(u) \approx \lambda |u|$ grows linearly in the ratio
+    $\pi^j/\pi^0$, where the variance bound $\chi^2$ grows as its square.
 
     **Guarantee** (expected regret over $T$ rounds, any adaptive advice, $\tau$ the switch
     round, $\tau = T$ if none):
@@ -182,14 +192,14 @@ class LeadExp4:
     * against expert 0: $0$ in phase 1 ($p_t = \pi^0_t$), so at most Exp4's bound over the
       $T - \tau$ rounds of phase 2,
       $\sqrt{(T - \tau) k}\,(\ln(1/\pi_0(0))/\sqrt{\ln M} + \sqrt{\ln M})$;
-    * against expert $j$: $\mathbb E[B(V_{\tau,j})] + 1$ in phase 1 (optional stopping: the
-      expected regret is the expected lead, below the margin until the switch round, which
-      adds at most 1), plus Exp4's bound against $j$ over phase 2.
+    * against expert $j$: $\mathbb E[B_{\tau,j}] + 1$ in phase 1 (optional stopping: the
+      expected regret is the expected lead, below the (non-decreasing) margin until the switch
+      round, which adds at most 1), plus Exp4's bound against $j$ over phase 2.
 
-    $V_{\tau,j}$ is small while the experts agree with expert 0 and at most
-    $\tau \max_a 1/\pi^0(a)$ otherwise (the price of never playing other experts' arms in
-    phase 1: a floor $\pi^0(a) \ge \epsilon$ keeps it finite). `bound(T, j)` gives the
-    bound with the realised $\tau$ and $V$.
+    $B_{\tau,j}$ is small while the experts agree with expert 0 and grows with the mass
+    stage $j$ puts where expert 0 rarely plays (the price of never playing other experts' arms
+    in phase 1: a floor $\pi^0(a) \ge \epsilon$ keeps it finite). `bound(T, j)` gives the
+    bound with the realised $\tau$ and margins.
 
     Parameters
     ----------
@@ -213,14 +223,16 @@ class LeadExp4:
     ...     p = agg.distribution(advice)
     ...     a = int(rng.random() >= p[0])
     ...     agg.update(a, float(rng.random() < (0.7 if a == 0 else 0.2)))
-    >>> agg.switch_round, agg.lead.round(1), agg.variance.round(1)  # frozen at the switch
-    (676, array([  0. , 259.6]), array([   0. , 4807.1]))
+    >>> agg.switch_round, agg.lead.round(1), agg.margins.round(1)  # frozen at the switch
+    (555, array([  0. , 209.8]), array([  3.7, 209.5]))
+    >>> agg.variance.round(1), agg.margin(agg.variance).round(1)  # Freedman's margin: later
+    (array([   0. , 3946.7]), array([  3.7, 231. ]))
     >>> agg.weights.round(2)  # then Exp4, afresh
-    array([0.03, 0.97])
+    array([0.01, 0.99])
 
     Each round adds $\chi^2 = 0.8^2/0.9 + 0.8^2/0.1 \approx 7.1$ to the variance bound, and
     the expected lead grows by $0.5 \cdot 0.8 = 0.4$: the switch comes once the lead passes
-    $B(V) \approx 1.5\sqrt{2 V \ln(1/\delta)}$.
+    $B \approx 1.5\sqrt{2 V \ln(1/\delta)}$.
     """
 
     def __init__(self, n_experts: int, n_arms: int, prior=None, confidence: float = 0.05):
@@ -241,10 +253,19 @@ class LeadExp4:
         i = np.arange(_GRID)
         self._lam = 0.5 ** i
         self._log_inv = np.log(max(M - 1, 1) * (i + 1) * (i + 2) / self.confidence)
-        self._floor = float(self._log_inv.min())  # B(V) >= this for every V (lambda <= 1)
+        self._floor = float(self._log_inv.min())  # every margin is at least this (lambda <= 1)
+        self._psi = np.zeros((M, _GRID))  # Psi_{t,j}(lambda_i): the summed predictable cumulants
+
+    @property
+    def margins(self) -> np.ndarray:
+        r"""$B_{t,j}$ for every expert (class docstring), frozen at the switch: the lead expert
+        $j$ must reach."""
+        return np.min((self._log_inv + self._psi) / self._lam, axis=1)
 
     def margin(self, V):
-        r"""$B(V)$ (class docstring) for a variance bound `V` (a number or an array)."""
+        r"""Freedman's margin $\min_i \ln(1/\delta_i)/\lambda_i + \lambda_i V/(2(1 - 2\lambda_i/3))$
+        for a variance bound `V` (a number or an array): an upper bound of `margins` given
+        `variance` (class docstring)."""
         V = np.asarray(V, dtype=np.float64)[..., None]
         lam = self._lam
         return np.min(self._log_inv / lam + lam * V / (2.0 * (1.0 - lam * _B / 3.0)), axis=-1)
@@ -289,7 +310,7 @@ class LeadExp4:
             late = Exp4(*self._exp4_args).bound(T - tau, expert)
         if expert == 0:
             return late
-        return float(self.margin(self._var[expert])) + 1.0 + late
+        return float(self.margins[expert]) + 1.0 + late
 
     def distribution(self, advice: np.ndarray) -> np.ndarray:
         """Expert 0's row in phase 1 (the same floats), Exp4's mixture after.
@@ -311,8 +332,11 @@ class LeadExp4:
         self._t += 1
         p0 = A[0]
         self._lead += loss * (1.0 - A[:, arm] / p0[arm])  # l (1 - pi^j(a) / pi^0(a))
-        self._var += ((A - p0) ** 2 / p0).sum(axis=1)  # chi^2(pi^j || pi^0)
+        U = 1.0 - A / p0  # u(a) = 1 - pi^j(a) / pi^0(a) <= 1
+        self._var += (p0 * U * U).sum(axis=1)  # chi^2(pi^j || pi^0)
+        X = U[:, :, None] * self._lam  # lambda_i u(a), (M, k, grid)
+        self._psi += np.einsum("a,jai->ji", p0, np.expm1(X) - X)  # sum_a pi^0(a) phi(u(a))
         lead = self._lead
-        if lead.max() >= self._floor and np.any(lead >= self.margin(self._var)):
+        if lead.max() >= self._floor and np.any(lead >= self.margins):
             self.switch_round = self._t
             self._exp4 = Exp4(*self._exp4_args)

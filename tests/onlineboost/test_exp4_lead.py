@@ -1,4 +1,5 @@
-"""LeadExp4: expert 0 alone, exactly, until another expert leads it beyond the Freedman margin,
+"""LeadExp4: expert 0 alone, exactly, until another expert leads it beyond its margin (Ville's
+inequality on the exact cumulants of the importance weighted lead),
 then Exp4 afresh. Checked against a literal transcription of the rule, and its regret bound on
 seeded stochastic and adversarial advice (a wrong lead, variance or margin fails these)."""
 
@@ -23,18 +24,31 @@ def reference_margin(V, M, delta=0.05):
     return best
 
 
+def reference_margins(psi, M, delta=0.05):
+    """B_j = min_i (ln(1/delta_i) + Psi_j(lambda_i)) / lambda_i, written out."""
+    return [min((math.log(max(M - 1, 1) * (i + 1) * (i + 2) / delta) + psi_j[i]) / 2.0 ** -i
+                for i in range(40)) for psi_j in psi]
+
+
 def reference_switch(advices, arms, losses, delta=0.05):
     """The switch round of the rule, transcribed with loops: the first t where some expert
-    j >= 1 has sum_s l_s (1 - pi^j_s(a_s) / pi^0_s(a_s)) >= B(sum_s chi^2(pi^j_s || pi^0_s))."""
+    j >= 1 has sum_s l_s (1 - pi^j_s(a_s) / pi^0_s(a_s)) >= B_j, B_j from
+    Psi_j(lambda) = sum_s sum_a pi^0_s(a) phi_lambda(1 - pi^j_s(a) / pi^0_s(a)),
+    phi_lambda(x) = exp(lambda x) - 1 - lambda x."""
     M, k = advices[0].shape
-    lead, var = [0.0] * M, [0.0] * M
+    lead = [0.0] * M
+    psi = [[0.0] * 40 for _ in range(M)]
     for t, (A, a, loss) in enumerate(zip(advices, arms, losses), start=1):
         for j in range(1, M):
             lead[j] += loss * (1.0 - A[j][a] / A[0][a])
-            var[j] += sum((A[j][b] - A[0][b]) ** 2 / A[0][b] for b in range(k))
+            for i in range(40):
+                lam = 2.0 ** -i
+                for b in range(k):
+                    x = lam * (1.0 - A[j][b] / A[0][b])
+                    psi[j][i] += A[0][b] * (math.exp(x) - 1.0 - x)
+        margins = reference_margins(psi, M, delta)
         # (the margin is positive: a lead <= 0 cannot reach it)
-        if any(lead[j] > 0 and lead[j] >= reference_margin(var[j], M, delta)
-               for j in range(1, M)):
+        if any(lead[j] > 0 and lead[j] >= margins[j] for j in range(1, M)):
             return t
     return None
 
@@ -122,7 +136,8 @@ def test_regret_bound_holds_on_seeded_advice(adversarial):
         tau = agg.switch_round
         late = Exp4(agg.n_experts, agg.n_arms).bound(T - tau, 0) if tau else 0.0
         assert agg.bound(T, 0) == late
-        assert agg.bound(T, 1) == pytest.approx(reference_margin(agg.variance[1], 4) + 1 + late)
+        assert agg.bound(T, 1) == pytest.approx(agg.margins[1] + 1 + late)
+        assert agg.margins[1] <= agg.margin(agg.variance[1])
 
 
 def test_phase_one_regret_against_expert_zero_is_exactly_zero():
@@ -162,3 +177,26 @@ def test_lead_and_variance_follow_the_importance_weights():
 def test_bad_parameters(kwargs, name):
     with pytest.raises(ValueError, match=name):
         LeadExp4(**{"n_experts": 2, "n_arms": 2, **kwargs})
+
+
+def test_margins_are_the_exact_cumulant_bound_and_never_above_freedman():
+    """One round of known advice: Psi by hand; the margin is below Freedman's for the same
+    variance, and far below it when expert 1 puts its mass on an arm expert 0 barely plays
+    (phi grows linearly in the ratio pi^1 / pi^0 there, chi^2 as its square)."""
+    near = LeadExp4(2, 2)
+    A = np.array([[0.6, 0.4], [0.5, 0.5]])
+    near.distribution(A)
+    near.update(0, 0.0)
+    psi = [[0.0] * 40, [sum(A[0][b] * (math.exp(x) - 1 - x) for b in range(2)
+                            for x in [2.0 ** -i * (1 - A[1][b] / A[0][b])]) for i in range(40)]]
+    np.testing.assert_allclose(near.margins, reference_margins(psi, 2), rtol=1e-12)
+    far = LeadExp4(2, 2)
+    B = np.array([[0.999, 0.001], [0.001, 0.999]])
+    for _ in range(200):
+        far.distribution(B)
+        far.update(0, 0.0)
+    exact, freedman = far.margins[1], float(far.margin(far.variance[1]))
+    assert exact < freedman / 5
+    assert exact > 200 * 0.999 * 0.9  # the lead it takes: about the mass moved, per round
+    for agg in (near, far):
+        assert np.all(agg.margins <= agg.margin(agg.variance) + 1e-9)
