@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import math
+import numbers
 from bisect import bisect_right
 from itertools import accumulate
 
@@ -30,6 +31,10 @@ __all__ = ["BoBLO"]
 #: corrections over the context, played on the "dr" loss model (a residual stack for N > 1)
 DEFAULT_LEARNER = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=0, residual=True,
                        on_model=True)
+#: with N > 1 copies, the default learner is `FeaturePolicy(**DEFAULT_LEARNER, **DEFAULT_LATER)`:
+#: copy 1 as for N = 1, copies 2..N over the context plus 128 random Fourier features (a sum of
+#: linear corrections is one linear correction, so linear later copies add no policy class)
+DEFAULT_LATER = dict(later_features=128, bandwidth=1.0)
 
 
 def _draw(c: list, u: float) -> int:
@@ -273,6 +278,9 @@ class BoBLO(bandit.base.ContextualPolicy):
         forget=0.995, n_features=0, residual=True, on_model=True`): under `"dr"` it is
         handed the loss model and plays on it. `learners.RidgePolicy`,
         `learners.SoftmaxPolicy` and `learners.LinearOGD` also fit (they ignore the model).
+        With `n_learners > 1` the default adds `DEFAULT_LATER` (`later_features=128,
+        bandwidth=1.0`): copies $2..N$ also regress on 128 random Fourier features, copy 1
+        is unchanged.
     n_learners
         $N$, as for `BoOCO`.
     gamma
@@ -411,7 +419,9 @@ class BoBLO(bandit.base.ContextualPolicy):
         if learner is None:
             import learners  # the default weak policy lives with the other weak learners
 
-            learner = learners.FeaturePolicy(**DEFAULT_LEARNER)
+            n = self.n_learners  # (BoOCO validates it)
+            later = DEFAULT_LATER if isinstance(n, numbers.Integral) and n > 1 else {}
+            learner = learners.FeaturePolicy(**DEFAULT_LEARNER, **later)
         return BoOCO(learner, n_learners=self.n_learners, gamma=self.gamma,
                      step_size=self.step_size, delta=self.delta, kappa=self.kappa,
                      decision_set=K, loss=losses.Linear(), seed=self.seed)

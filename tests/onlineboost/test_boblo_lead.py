@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 
 import learners
+from learners.feature_policy import FeaturePolicyBoostStack, FeaturePolicyStack
 from onlineboost import BoBLO
-from onlineboost.boblo import DEFAULT_LEARNER
+from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
 from onlineboost.exp4 import LeadExp4
-from streams import LinearBandit
+from streams import LinearBandit, NonlinearBandit
 
 
 @pytest.mark.parametrize("learner", [None, dict(DEFAULT_LEARNER, later_features=16)],
@@ -70,3 +71,52 @@ def test_non_finite_later_stages_refuse_the_round():
     np.testing.assert_array_equal(policy.exp4.lead, lead)
     arm = policy.pull([0, 1, 2], {"a": 0.5, "b": 0.0})  # the next round goes on as usual
     policy.update(arm, {"a": 0.5, "b": 0.0}, 1.0)
+
+
+def _run(policy, stream):
+    total = 0.0
+    for context, arm_ids in stream:
+        arm = policy.pull(arm_ids, context)
+        reward = stream.reward(arm)
+        total += reward
+        policy.update(arm, context, reward)
+    return total / stream.n_rounds
+
+
+def test_later_copies_are_fourier_by_default_and_copy_one_is_unchanged():
+    five, one = BoBLO(n_learners=5), BoBLO()
+    five.pull([0, 1, 2], {"a": 0.0})
+    one.pull([0, 1, 2], {"a": 0.0})
+    stack = five.booco._copies
+    assert isinstance(stack, FeaturePolicyBoostStack)
+    assert stack.first.n_features == 0 and stack.rest.n_features == DEFAULT_LATER[
+        "later_features"]
+    assert isinstance(one.booco._copies, FeaturePolicyStack)  # N = 1: no features
+    assert one.booco._copies.n_features == 0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_n5_switches_and_earns_more_where_the_best_policy_is_not_linear(seed):
+    """`NonlinearBandit`: no linear correction sees the rings, the Fourier later copies do;
+    LeadExp4 finds a later stage within 3,000 rounds and BoBLO(n_learners=5) then earns
+    clearly more than BoBLO() (measured +0.10 / +0.05 / +0.07). Linear later copies (the
+    previous default) add no policy class: they never switch and tie N = 1 exactly."""
+    T = 3000
+    one, five = BoBLO(seed=seed), BoBLO(n_learners=5, seed=seed)
+    linear = BoBLO(learners.FeaturePolicy(**DEFAULT_LEARNER), n_learners=5, seed=seed)
+    r1, r5, rlin = (_run(p, NonlinearBandit(seed=seed, n_rounds=T)) for p in (one, five, linear))
+    assert five.exp4.switch_round is not None and five.exp4.switch_round < 2500
+    assert five.exp4.mixing
+    assert r5 > r1 + 0.03
+    assert linear.exp4.switch_round is None and rlin == r1
+
+
+def test_n5_does_not_switch_where_the_first_copy_is_already_right():
+    """`LinearBandit` (the development stream's size): the best policy is linear, copy 1
+    expresses it, and BoBLO(n_learners=5) with its Fourier later copies plays BoBLO()'s law
+    throughout: the same reward, float for float."""
+    T = 3000
+    one, five = BoBLO(seed=0), BoBLO(n_learners=5, seed=0)
+    r1, r5 = (_run(p, LinearBandit(d=10, k=5, noise=0.5, seed=0, n_rounds=T)) for p in (one, five))
+    assert five.exp4.switch_round is None and r5 == r1
+    assert np.all(five.exp4.lead < five.exp4.margins)
