@@ -35,7 +35,7 @@ from benchmarks import report
 from learners import FeaturePolicy, RidgePolicy, SoftmaxPolicy
 from onlineboost import BoBLO, evaluate
 from onlineboost.app.backends import engine, is_distributed
-from streams import ClassificationBandit, LinearBandit
+from streams import ClassificationBandit, LinearBandit, NonlinearBandit
 
 DATASETS = {
     "ImageSegments": lambda seed: ClassificationBandit(datasets.ImageSegments(), seed=seed),
@@ -284,6 +284,63 @@ TUNE5 = {
         dict(n_learners=5, aggregate=None)),
 }
 _GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3, 5: TUNE5}
+
+# where boosting has something to add (`--nonlinear`, deep13): `streams.NonlinearBandit`, whose
+# best policy is not linear in the context (radial rings; every arm's mean 1/2), evaluation
+# seeds 0-4, 3,000 rounds; not a development stream, nothing is tuned on it
+NONLINEAR = lambda seed: NonlinearBandit(d=2, k=3, seed=seed, n_rounds=3000)  # noqa: E731
+NL_ROWS = {
+    "BoBLO() defaults (N=1)": {},
+    "BoBLO(n_learners=5) (copies 2..5 over 128 Fourier features; LeadExp4)": dict(n_learners=5),
+    "BoBLO(n_learners=5), linear later copies (the previous N > 1 default)": dict(
+        n_learners=5, learner=("feature", _D)),
+    "BoBLO(), one copy over 128 Fourier features (N = 1)": dict(
+        learner=("feature", dict(_D, n_features=128, bandwidth=1.0))),
+    "stage 2 alone, 128 Fourier (N = 2, step 1, no aggregate)": dict(
+        _ALONE2, learner=("feature", dict(_D, later_features=128, bandwidth=1.0))),
+    "river LinUCBDisjoint, bias feature, defaults (alpha = beta = 1)": None,
+    "river RandomPolicy": None,
+}
+
+
+def run_nonlinear(name, seed):
+    """(average reward, LeadExp4's switch round or None) of an `NL_ROWS` row on `NONLINEAR`."""
+    warnings.simplefilter("ignore")
+    params = NL_ROWS[name]
+    if params is None:
+        policy_name = ("river LinUCBDisjoint default" if name.startswith("river LinUCB")
+                       else name)
+        policy, scaler = make_policy(policy_name, seed), _scaler(policy_name)
+    else:
+        params = dict(params)
+        if "learner" in params:
+            kind, learner_params = params["learner"]
+            params["learner"] = _LEARNERS[kind](**learner_params)
+        policy, scaler = BoBLO(seed=seed, **params), None
+    result = evaluate.bandit(policy, NONLINEAR(seed), skyline=None, transformer=scaler)
+    agg = getattr(policy, "exp4", None)
+    return result.average_reward, None if agg is None else agg.switch_round
+
+
+def nonlinear_table(seeds, jobs) -> dict:
+    """`run_nonlinear` of every `NL_ROWS` row on `seeds`: {row: [[reward, switch], ...]}."""
+    tasks = [(p, s) for p in NL_ROWS for s in seeds]
+    out = Parallel(n_jobs=jobs)(delayed(run_nonlinear)(p, s) for p, s in tasks)
+    res = {}
+    for (p, _), v in zip(tasks, out):
+        res.setdefault(p, []).append(list(v))
+    return res
+
+
+def nonlinear_markdown(res: dict) -> str:
+    seeds = len(next(iter(res.values())))
+    lines = [f"| `NonlinearBandit(d=2, k=3)`, 3,000 rounds, seeds 0-{seeds - 1} | reward | "
+             "LeadExp4's switch round per seed |", "|---|---:|---|"]
+    for p, vs in res.items():
+        r = np.array([v[0] for v in vs])
+        sw = ", ".join("—" if v[1] is None else str(v[1]) for v in vs)
+        lines.append(f"| {p} | {r.mean():.3f} ± {r.std():.3f} | {sw} |")
+    return "\n".join(lines)
 # the grids ran under these BoBLO defaults (where a configuration does not name them)
 _TUNED_AT = dict(exploration=0.005, optimism=0.05)
 _LEARNERS = {"ridge": RidgePolicy, "softmax": SoftmaxPolicy, "feature": FeaturePolicy}
@@ -468,6 +525,8 @@ def main(argv=None):
     parser.add_argument("--only", action="append", default=None,
                         help="re-measure this policy only (repeat for several); a policy "
                              "the last run did not have is added to the table")
+    parser.add_argument("--nonlinear", action="store_true",
+                        help="with --render/--only: also re-measure the `NonlinearBandit` table")
     parser.add_argument("--speed", action="store_true",
                         help="with --render/--only: also re-measure the interleaved speed table")
     parser.add_argument("--backend", choices=["loky", "threading", "dask", "ray"], default=None,
@@ -522,14 +581,19 @@ def _main(args):
         speed = raw.get("speed", {})
         if args.speed:
             speed = raw["speed"] = speed_table(datas, args.jobs, n_rounds)
-        if args.only or args.speed:
+        nonlinear = raw.get("nonlinear")
+        if args.nonlinear:
+            nonlinear = raw["nonlinear"] = nonlinear_table(seeds, args.jobs)
+        if args.only or args.speed or args.nonlinear:
             RAW.write_text(json.dumps(raw, indent=1))
     else:
         res = table(policies, datas, seeds, args.jobs, n_rounds)
         speed = speed_table(datas, args.jobs, n_rounds)
+        nonlinear = None if args.quick else nonlinear_table(seeds, args.jobs)
         if not args.quick:
             RAW.write_text(json.dumps({"seeds": seeds, "policies": policies, "results": {
-                f"{p}@@{d}": v for (p, d), v in res.items()}, "speed": speed}, indent=1))
+                f"{p}@@{d}": v for (p, d), v in res.items()}, "speed": speed,
+                "nonlinear": nonlinear}, indent=1))
     head = "| policy | " + " | ".join(f"{d} reward | {d} decisions/s" for d in datas) + " |"
     lines = [head, "|---|" + "---:|---:|" * len(datas)]
     for p in policies:
@@ -553,6 +617,8 @@ def _main(args):
             a, b, r = speed.get(f"{p}@@{d}", (float("nan"),) * 3)
             cells += [f"{a:,.0f} / {b:,.0f}", f"{r:.2f}x"]
         lines.append(f"| {p} | " + " | ".join(cells) + " |")
+    if nonlinear:
+        lines += ["", nonlinear_markdown(nonlinear)]
     md = "\n".join(lines)
     print(md)
     print(f"{time.time() - tic:.0f} s")

@@ -39,7 +39,8 @@ the importance-weighted error of the model on the played one.
 
 **Later copies that see more** (`later_features`, `later_fit`, issue 13). A residual stack of
 linear corrections is linear: the sum of per-arm ridge corrections over $(1, c)$ is one such
-correction, so copies $2..N$ of a linear stack can only add noise. With `later_features` $= D'$
+correction, so copies $2..N$ of a linear stack add no policy outside copy 1's class (they
+change only how a linear correction is fitted). With `later_features` $= D'$
 copies $2..N$ regress on $(1, c, \text{their own } D' \text{ random features})$ while copy 1
 stays exactly the learner of a one-copy stack (`FeaturePolicyBoostStack`). With
 `later_fit="residual"` they are fitted as online gradient boosting for the squared loss fits
@@ -380,8 +381,11 @@ class FeaturePolicy(base.Estimator):
         residual of copy 1's target after the earlier copies' predictions; module
         docstring). `stack(n)` with $n > 1$ is a `FeaturePolicyBoostStack` when
         `later_features` differs from `n_features` or `later_fit` is `"residual"` (else one
-        `FeaturePolicyStack`, as before). Measured under BoBLO on the tuning seeds: the later
-        copies' stages did not beat the linear stack's reliably (`BoBLO`'s docstring).
+        `FeaturePolicyStack`, as before). `BoBLO(n_learners>1)`'s default learner has
+        `later_features=128` (`onlineboost.boblo.DEFAULT_LATER`): linear later copies add no
+        policy class to copy 1's (module docstring), these can; on the development streams
+        its aggregate never switched to them, on `streams.NonlinearBandit` it does (`BoBLO`'s
+        docstring).
 
     Examples
     --------
