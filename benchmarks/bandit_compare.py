@@ -47,8 +47,8 @@ _BASE = dict(gamma=0.5, exploration=0.005, baseline=0.5, delta=0.1)
 _GRAD = {"update": "gradient"}
 # name -> (weak learner, BoBLO parameters); a learner of None is BoBLO's default (RidgePolicy)
 DEFAULTS = "BoBLO() defaults (N=1, DR, FeaturePolicy on the loss model)"
-N5_DEFAULT = ("BoBLO(n_learners=5) (residual stack on the loss model; stage 1 until a stage "
-              "leads, then Exp4)")
+N5_DEFAULT = ("BoBLO(n_learners=5) (residual stack on the loss model, copies 2..5 over 128 "
+              "Fourier features; stage 1 until a stage leads, then Exp4)")
 # the residual boosted stack (issue 13, item 3): copy i plays the softmax of the summed per-arm
 # ridge cost models of copies 1..i, each fitted on its own gradient; every stage is a policy
 # (step_size 1, gamma 1: x^i = W_i) and Exp4 aggregates them
@@ -258,9 +258,9 @@ _D = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=0, residual=True, 
 _ALONE2 = dict(n_learners=2, step_size=1.0, aggregate=None)
 TUNE5 = {
     "N=1 (the defaults)": (None, None, {}),
-    "N=5 later copies 128 Fourier, LeadExp4": (
+    "N=5 later copies 128 Fourier, LeadExp4": (  # BoBLO(n_learners=5) since the fifth session
         "feature", dict(_D, later_features=128, bandwidth=1.0), dict(n_learners=5)),
-    "N=5 linear later copies, LeadExp4 (BoBLO(n_learners=5))": (None, None, dict(n_learners=5)),
+    "N=5 linear later copies, LeadExp4": ("feature", _D, dict(n_learners=5)),
     "N=5 later copies 64 Fourier, LeadExp4": (
         "feature", dict(_D, later_features=64, bandwidth=1.0), dict(n_learners=5)),
     "N=5 later copies 256 Fourier, LeadExp4": (
