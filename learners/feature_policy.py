@@ -227,17 +227,26 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         if self._shared:  # no random features: one map, one A^{-1} for every copy
             phi = F[0]
             u = P[0] @ phi
-            v = u / (1.0 + float(phi @ u))
+            s = 1.0 + float(phi @ u)
+            v = u / s
             R = G - self._theta @ phi  # (n, k) residuals
             self._theta += R[:, :, None] * v
-            P[0] -= u[:, None] * v  # np.outer(u, v), without its dispatch
+            if s > 0.0:  # u u^T / s as w w^T, exactly symmetric: with forgetting, an asymmetric
+                w = u * (1.0 / math.sqrt(s))  # rounding error grows as forget^-t and, by
+                P[0] -= w[:, None] * w  # round ~8,000 at 0.995, wrecks A^{-1}
+            else:  # (only for contexts so large that s overflowed)
+                P[0] -= u[:, None] * v
             return
         U = np.einsum("nij,nj->ni", P, F)  # (n, q)
         s = 1.0 + np.einsum("nq,nq->n", F, U)  # (n,)
         R = G - np.einsum("nkq,nq->nk", self._theta, F)  # (n, k) residuals
         V = U / s[:, None]
         self._theta += R[:, :, None] * V[:, None, :]
-        P -= U[:, :, None] * V[:, None, :]
+        if np.all(s > 0.0):  # exactly symmetric (see the shared case)
+            W = U / np.sqrt(s)[:, None]
+            P -= W[:, :, None] * W[:, None, :]
+        else:
+            P -= U[:, :, None] * V[:, None, :]
 
 
 class FeaturePolicyBoostStack(VectorStackEntries):
