@@ -1,4 +1,5 @@
-"""FeaturePolicyStack with forgetting stays the exact discounted ridge fit over long streams.
+"""FeaturePolicyStack and RidgePolicyStack with forgetting stay the exact discounted ridge fit
+over long streams.
 
 Recursive least squares with a forgetting factor rho multiplies A^{-1} by 1/rho every round; an
 antisymmetric rounding error in A^{-1} is never damped by the data, so it grows as rho^-t and,
@@ -12,15 +13,20 @@ import numpy as np
 import pytest
 
 from learners.feature_policy import FeaturePolicyStack
+from learners.ridge_policy import RidgePolicyStack
 from onlineboost import sets
 
 
-@pytest.mark.parametrize("n_features, n", [(0, 1), (0, 2), (8, 2)], ids=["shared", "shared-2",
-                                                                          "fourier"])
+@pytest.mark.parametrize("n_features, n", [(0, 1), (0, 2), (8, 2), (None, 2)],
+                         ids=["shared", "shared-2", "fourier", "ridge-policy"])
 def test_forgetting_fit_is_the_discounted_ridge_solution_after_many_rounds(n_features, n):
     rho, l2, T, d, k = 0.99, 2.0, 6000, 4, 3  # rho^-T = e^60: any undamped error shows
-    stack = FeaturePolicyStack(n, sets.Simplex(k), l2=l2, forget=rho, n_features=n_features,
-                               seeds=list(range(n)))
+    if n_features is None:
+        stack = RidgePolicyStack(n, sets.Simplex(k), l2=l2, forget=rho)
+        stack.features = lambda c: np.tile(np.concatenate(([1.0], c)), (n, 1))
+    else:
+        stack = FeaturePolicyStack(n, sets.Simplex(k), l2=l2, forget=rho,
+                                   n_features=n_features, seeds=list(range(n)))
     rng = np.random.default_rng(0)
     theta_true = rng.normal(size=(k, 1 + d))
     q = None
