@@ -804,8 +804,9 @@ bound on the predictable variance V_j = sum_s chi^2(pi^j_s || pi^1_s), the exact
 the lead's increments, Psi_j(lambda) = sum_s sum_a pi^1_s(a) phi_lambda(1 - pi^j_s(a) /
 pi^1_s(a)), phi_lambda(x) = e^(lambda x) - 1 - lambda x (valid because the loss is in [0, 1]
 and phi is convex; Ville's inequality with the same union over stages and rates): never above
-Freedman's margin, and far below it where a stage moves mass to arms the first copy barely
-plays (phi grows linearly in the ratio pi^j / pi^1 there, chi^2 as its square). On seed 100 the
+Freedman's margin, and far below it when a few rounds have a stage move mass to arms the first
+copy barely plays (phi grows linearly in the ratio pi^j / pi^1 in such a round, chi^2 as its
+square; the heavy tail of such rounds dominated V_j on these streams). On seed 100 the
 second stage's margin fell from 399 to 57 on ImageSegments (lead 40), from 245 to 33 on digits
 (lead 12), and to 90 on `LinearBandit` (lead 15). (2) `BoBLO(n_learners>1)`'s default learner:
 copies 2..N over the context plus 128 random Fourier features (`boblo.DEFAULT_LATER`). A sum

@@ -229,11 +229,11 @@ class BoBLO(bandit.base.ContextualPolicy):
     importance weighted lead $\hat\Lambda_j = \sum_s \ell_s(a_s)(1 - \pi^j_s(a_s)/\pi^1_s(a_s))$
     and a margin $B_j$ from the exact cumulants of its increments (Ville's inequality; never
     above Freedman's $\approx 1.5\sqrt{2 V_j \ln(1/\delta')}$, $V_j = \sum_s
-    \chi^2(\pi^j_s \| \pi^1_s)$, and far below it where stage $j$ moves mass to arms the first
-    copy barely plays); once some $\hat\Lambda_j \ge B_j$ (with probability $0.95$ the stage
-    that triggers it had the smaller expected cumulative loss) **phase 2** runs Exp4
-    (`onlineboost.exp4.Exp4`) afresh, $p_t = \sum_j q_{t,j} \pi^j_t$, half its prior on $x^1$
-    and the rest uniform.
+    \chi^2(\pi^j_s \| \pi^1_s)$, and far below it when a few rounds have stage $j$ move mass to
+    arms the first copy barely plays); once some $\hat\Lambda_j \ge B_j$ (with probability
+    $0.95$ the stage that triggers it had the smaller expected cumulative loss) **phase 2**
+    runs Exp4 (`onlineboost.exp4.Exp4`) afresh, $p_t = \sum_j q_{t,j} \pi^j_t$, half its prior
+    on $x^1$ and the rest uniform.
     **Guarantee** (expected regret of the played arms over $T$ rounds, whatever the weak
     learners do; $\tau$ the switch round): against the first copy, 0 over phase 1 and Exp4's
     $\sqrt{(T - \tau) d}\,(\ln 2/\sqrt{\ln M} + \sqrt{\ln M})$ after (with $\gamma =

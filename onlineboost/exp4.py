@@ -182,9 +182,11 @@ class LeadExp4:
     Since $\phi_\lambda(x) \le x^2 \lambda^2/(2(1 - \lambda b/3))$ for $x \le 1$ (any $b \ge 1$),
     $\Psi_{t,j}(\lambda) \le \lambda^2 V_{t,j}/(2(1 - \lambda b/3))$: $B_{t,j}$ is never above
     Freedman's margin with $b = 2$ (`margin`, $\approx \sqrt{2 V \ln(1/\delta')} +
-    \tfrac{b}{3}\ln(1/\delta')$), and far below it where stage $j$ puts mass on an arm expert 0
-    almost never plays: there $\phi_\lambda(u) \approx \lambda |u|$ grows linearly in the ratio
-    $\pi^j/\pi^0$, where the variance bound $\chi^2$ grows as its square.
+    \tfrac{b}{3}\ln(1/\delta')$), and far below it when a few rounds have stage $j$ put its
+    mass on an arm expert 0 almost never plays: in such a round $\phi_\lambda(u) \approx
+    \lambda |u|$ grows linearly in the ratio $\pi^j/\pi^0$, where $\chi^2$ grows as its square,
+    so a heavy tail of rare sharp rounds no longer dominates the margin (when every round is
+    that sharp, the two margins are close: then no test can be quick, Lattimore 2015).
 
     **Guarantee** (expected regret over $T$ rounds, any adaptive advice, $\tau$ the switch
     round, $\tau = T$ if none):
