@@ -36,6 +36,20 @@ their targets minus $m(c)$: the weak learners learn the correction to the model,
 copy of it. Under BoBLO's doubly robust estimate with the model filled in, copy 1's target minus
 $m$ is 0 on every arm not played (up to a shift common to all arms, which no softmax sees) and
 the importance-weighted error of the model on the played one.
+
+**Later copies that see more** (`later_features`, `later_fit`, issue 13). A residual stack of
+linear corrections is linear: the sum of per-arm ridge corrections over $(1, c)$ is one such
+correction, so copies $2..N$ of a linear stack add no policy outside copy 1's class (they
+change only how a linear correction is fitted). With `later_features` $= D'$
+copies $2..N$ regress on $(1, c, \text{their own } D' \text{ random features})$ while copy 1
+stays exactly the learner of a one-copy stack (`FeaturePolicyBoostStack`). With
+`later_fit="residual"` they are fitted as online gradient boosting for the squared loss fits
+its stages (Beygelzimer et al. 2015): copy $i \ge 2$ regresses the residual of copy 1's
+target after the earlier copies' predictions, $(G_1 - m(c)) - \sum_{j < i} \hat g_j(c)$
+(predictions made before the round's updates), instead of BoOCO's gradient at $x^{i-1}$, which
+near a vertex is small and noisy. Stage $i$ then plays
+$\operatorname{softmax}(-(m + \hat g_1 + \dots + \hat g_i)(c)/\tau)$: copy 1's policy plus
+non-linear corrections of what it leaves.
 """
 
 from __future__ import annotations
@@ -50,9 +64,10 @@ from onlineboost._checks import check_int, check_real, check_seed
 
 from ._features import FeatureIndex, VectorStackEntries, check_simplex, check_stack, check_targets
 
-__all__ = ["FeaturePolicy", "FeaturePolicyStack"]
+__all__ = ["FeaturePolicy", "FeaturePolicyStack", "FeaturePolicyBoostStack"]
 
 _KINDS = ("fourier", "relu")
+_FITS = ("gradient", "residual")
 
 
 class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _features
@@ -212,17 +227,119 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         if self._shared:  # no random features: one map, one A^{-1} for every copy
             phi = F[0]
             u = P[0] @ phi
-            v = u / (1.0 + float(phi @ u))
+            s = 1.0 + float(phi @ u)
+            v = u / s
             R = G - self._theta @ phi  # (n, k) residuals
             self._theta += R[:, :, None] * v
-            P[0] -= u[:, None] * v  # np.outer(u, v), without its dispatch
+            if s > 0.0:  # u u^T / s as w w^T, exactly symmetric: with forgetting, an asymmetric
+                w = u * (1.0 / math.sqrt(s))  # rounding error grows as forget^-t and, by
+                P[0] -= w[:, None] * w  # round ~8,000 at 0.995, wrecks A^{-1}
+            else:  # (only for contexts so large that s overflowed)
+                P[0] -= u[:, None] * v
             return
         U = np.einsum("nij,nj->ni", P, F)  # (n, q)
         s = 1.0 + np.einsum("nq,nq->n", F, U)  # (n,)
         R = G - np.einsum("nkq,nq->nk", self._theta, F)  # (n, k) residuals
         V = U / s[:, None]
         self._theta += R[:, :, None] * V[:, None, :]
-        P -= U[:, :, None] * V[:, None, :]
+        if np.all(s > 0.0):  # exactly symmetric (see the shared case)
+            W = U / np.sqrt(s)[:, None]
+            P -= W[:, :, None] * W[:, None, :]
+        else:
+            P -= U[:, :, None] * V[:, None, :]
+
+
+class FeaturePolicyBoostStack(VectorStackEntries):
+    r"""Copy 1 and copies $2..N$ as two `FeaturePolicyStack`s (`first`, one copy, and `rest`),
+    each fitting raw costs (no model, not residual): the stack adds the cumulative sums
+    (`residual`) and the owner's `model` (`on_model`) itself, as `FeaturePolicyStack` does.
+
+    Copy 1's point and update are the same arithmetic as those of a one-copy
+    `FeaturePolicyStack` with the same parameters, so stage 1 of this stack plays what the
+    one-copy learner plays. `fit="residual"`: copy $i \ge 2$ fits
+    $(G_1 - m(c)) - \sum_{j < i} \hat g_j(c)$, the predictions taken before the round's updates
+    (`"gradient"`: its own row $G_i$).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from onlineboost import sets
+    >>> from learners import FeaturePolicy
+    >>> stack = FeaturePolicy(sets.Simplex(2), n_features=0, later_features=8,
+    ...                       later_fit="residual", residual=True).stack(3)
+    >>> type(stack).__name__, stack.n
+    ('FeaturePolicyBoostStack', 3)
+    >>> c = np.array([0.5, -1.0])
+    >>> stack.learn_vector(c, np.array([[1.0, 0.0], [5.0, 5.0], [5.0, 5.0]]))
+    >>> stack.predicted_costs(c).round(3)  # stage i: the summed fits of copies 1..i
+    array([[0.692, 0.   ],
+           [1.609, 0.   ],
+           [2.507, 0.   ]])
+
+    (In the first round no copy predicted anything yet, so every copy fitted copy 1's target,
+    1 on arm 0; rows 2-3 ignore their own rows of `G`.)
+    """
+
+    validates_x = True
+
+    def __init__(self, first: FeaturePolicyStack, rest: FeaturePolicyStack,
+                 residual: bool = True, on_model: bool = False, fit: str = "gradient"):
+        if fit not in _FITS:
+            raise ValueError(f"fit must be 'gradient' or 'residual', got {fit!r}")
+        self.first = first
+        self.rest = rest
+        self.n = first.n + rest.n
+        self.decision_set = first.decision_set
+        self.residual = bool(residual)
+        self.on_model = bool(on_model)
+        self.fit = fit
+        self.model = None  # with on_model: the owner's loss model, `model.costs(c)` -> (k,)
+        self._index = FeatureIndex()
+        self._last = None  # (c, its bytes, raw costs (n, k)) of the last predicted_costs
+
+    def __getstate__(self) -> dict:  # the cache is no state
+        return {**self.__dict__, "_last": None}
+
+    def _raw(self, c: np.ndarray) -> np.ndarray:
+        """Every copy's own predicted costs, `(n, k)` (no sums, no model)."""
+        last = self._last
+        if last is not None and last[0] is c and last[1] == c.tobytes():
+            return last[2]
+        raw = np.concatenate([self.first.predicted_costs(c), self.rest.predicted_costs(c)])
+        self._last = (c, c.tobytes(), raw)
+        return raw
+
+    def predicted_costs(self, c: np.ndarray) -> np.ndarray:
+        """The predicted cost of every arm for every copy, `(n, k)` (vector context)."""
+        costs = self._raw(c)
+        if self.residual:
+            costs = np.cumsum(costs, axis=0)
+        if self.model is not None:  # the owner's model plus the learned corrections
+            costs = costs + self.model.costs(c)
+        return costs
+
+    def predict_vector(self, c: np.ndarray) -> np.ndarray:
+        """The softmax of `predicted_costs` for every copy, `(n, k)`; row 1 through copy 1's
+        own softmax (the same floats as a one-copy stack). Not validated."""
+        costs = self.predicted_costs(c)
+        return np.concatenate([self.first._softmax(costs[:1]), self.rest._softmax(costs[1:])])
+
+    def learn_vector(self, c: np.ndarray, G: np.ndarray) -> None:
+        """One step of every copy on its row of `G` `(n, k)` (class docstring). Not
+        validated."""
+        raw = self._raw(c) if self.fit == "residual" else None
+        self._last = None
+        m = self.model.costs(c) if self.model is not None else None
+        G = G.copy()
+        if m is not None:  # the copies that carry the model fit their targets minus it
+            if self.residual:
+                G[0] -= m
+            else:
+                G -= m
+        if raw is not None:  # copy i >= 2: copy 1's target minus copies 1..i-1's predictions
+            G[1:] = G[0] - np.cumsum(raw[:-1], axis=0)
+        self.first.learn_vector(c, G[:1])
+        self.rest.learn_vector(c, G[1:])
 
 
 class FeaturePolicy(base.Estimator):
@@ -265,6 +382,19 @@ class FeaturePolicy(base.Estimator):
     seed
         Seed of the map; copies of a stack get their own seeds (`stack(n, seeds)`; without
         seeds, copy $i$ gets `seed + i`).
+    later_features
+        $D' \ge 0$ random features for copies $2..N$ of a stack (`None`: `n_features`, one
+        `FeaturePolicyStack`); copy 1 keeps `n_features` (module docstring).
+    later_fit
+        What copies $2..N$ fit: `"gradient"` (BoOCO's rows, as copy 1) or `"residual"` (the
+        residual of copy 1's target after the earlier copies' predictions; module
+        docstring). `stack(n)` with $n > 1$ is a `FeaturePolicyBoostStack` when
+        `later_features` differs from `n_features` or `later_fit` is `"residual"` (else one
+        `FeaturePolicyStack`, as before). `BoBLO(n_learners>1)`'s default learner has
+        `later_features=128` (`onlineboost.boblo.DEFAULT_LATER`): linear later copies add no
+        policy class to copy 1's (module docstring), these can; on the development streams
+        its aggregate never switched to them, on `streams.NonlinearBandit` it does (`BoBLO`'s
+        docstring).
 
     Examples
     --------
@@ -284,7 +414,8 @@ class FeaturePolicy(base.Estimator):
     def __init__(self, decision_set: sets.Simplex | None = None, l2: float = 1.0,
                  temperature: float = 0.1, forget: float = 1.0, n_features: int = 32,
                  kind: str = "fourier", bandwidth: float = 1.0, residual: bool = False,
-                 on_model: bool = False, seed: int | None = 0):
+                 on_model: bool = False, seed: int | None = 0, later_features: int | None = None,
+                 later_fit: str = "gradient"):
         check_simplex(decision_set)
         check_real("l2", l2, 0.0, low_open=True)
         check_real("temperature", temperature, 0.0, low_open=True)
@@ -294,6 +425,10 @@ class FeaturePolicy(base.Estimator):
             raise ValueError(f"kind must be 'fourier' or 'relu', got {kind!r}")
         check_real("bandwidth", bandwidth, 0.0, low_open=True)
         check_seed(seed)
+        if later_features is not None:
+            check_int("later_features", later_features, 0)
+        if later_fit not in _FITS:
+            raise ValueError(f"later_fit must be 'gradient' or 'residual', got {later_fit!r}")
         self.decision_set = decision_set
         self.l2 = l2
         self.temperature = temperature
@@ -304,6 +439,8 @@ class FeaturePolicy(base.Estimator):
         self.residual = residual
         self.on_model = on_model
         self.seed = seed
+        self.later_features = later_features
+        self.later_fit = later_fit
         self._stack = self.stack(1)
 
     @classmethod
@@ -311,17 +448,28 @@ class FeaturePolicy(base.Estimator):
         yield {}
         yield {"decision_set": sets.Simplex(4), "l2": 0.5, "temperature": 1.0, "n_features": 8,
                "kind": "relu", "seed": 3}
+        yield {"n_features": 0, "later_features": 8, "later_fit": "residual", "residual": True}
 
-    def stack(self, n: int, seeds: list | None = None) -> FeaturePolicyStack:
-        """$n$ fresh copies as one `FeaturePolicyStack`, copy $i$ seeded `seeds[i]` (default
+    def stack(self, n: int, seeds: list | None = None):
+        """$n$ fresh copies as one `FeaturePolicyStack` (or `FeaturePolicyBoostStack`, see
+        `later_features`), copy $i$ seeded `seeds[i]` (default
         `seed + i`, or unseeded maps when `seed` is None)."""
         seeds = check_stack(n, seeds)
         if all(s is None for s in seeds) and self.seed is not None:
             seeds = [int(self.seed) + i for i in range(int(n))]
-        return FeaturePolicyStack(n, self.decision_set, float(self.l2), float(self.temperature),
-                                  float(self.forget), int(self.n_features), self.kind,
-                                  float(self.bandwidth), bool(self.residual), seeds,
-                                  bool(self.on_model))
+        args = (self.decision_set, float(self.l2), float(self.temperature), float(self.forget))
+        D = int(self.n_features)
+        D2 = D if self.later_features is None else int(self.later_features)
+        if n > 1 and (D2 != D or self.later_fit != "gradient"):
+            return FeaturePolicyBoostStack(
+                FeaturePolicyStack(1, *args, D, self.kind, float(self.bandwidth), False,
+                                   seeds[:1]),
+                FeaturePolicyStack(n - 1, *args, D2, self.kind, float(self.bandwidth), False,
+                                   seeds[1:]),
+                residual=bool(self.residual), on_model=bool(self.on_model),
+                fit=self.later_fit)
+        return FeaturePolicyStack(n, *args, D, self.kind, float(self.bandwidth),
+                                  bool(self.residual), seeds, bool(self.on_model))
 
     def predict_one(self, x: dict) -> np.ndarray:
         """The distribution $W(c)$ over the arms, shape `(k,)`."""

@@ -149,10 +149,15 @@ class RidgePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _featur
         if self.forget != 1.0:  # A <- forget A + c c^T: older rounds count less
             P *= 1.0 / self.forget
         u = P @ ce
-        v = u / (1.0 + float(ce @ u))
+        s = 1.0 + float(ce @ u)
+        v = u / s
         R = G - costs  # (n, k) residuals
         self._theta += R[:, :, None] * v
-        P -= u[:, None] * v  # np.outer(u, v), without its dispatch
+        if s > 0.0:  # u u^T / s as w w^T, exactly symmetric: with forgetting an asymmetric
+            w = u * (1.0 / math.sqrt(s))  # rounding error grows as forget^-t
+            P -= w[:, None] * w
+        else:  # (only for contexts so large that s overflowed)
+            P -= u[:, None] * v
 
 
 class RidgePolicy(base.Estimator):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .classification_bandit import ClassificationBandit
 from .linear_bandit import LinearBandit
+from .nonlinear_bandit import NonlinearBandit
 from .regression_data import (
     DataNotFoundError,
     data_dirs,
@@ -20,6 +21,7 @@ from .stump_mixture import StumpMixture
 __all__ = [
     "ClassificationBandit",
     "LinearBandit",
+    "NonlinearBandit",
     "DataNotFoundError",
     "StumpMixture",
     "data_dirs",

@@ -1,0 +1,77 @@
+"""streams.NonlinearBandit: radial rings whose best policy no per-arm linear model expresses."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from streams import LinearBandit, NonlinearBandit
+
+
+def _log(stream):
+    C, R, M = [], [], []
+    for c, arm_ids in stream:
+        assert arm_ids == stream.arm_ids
+        C.append([c[f"x{j}"] for j in range(stream.d)])
+        R.append(stream._round_rewards().copy())
+        M.append(stream._round_expected().copy())
+    return np.array(C), np.array(R), np.array(M)
+
+
+def test_expected_reward_is_the_ring_formula_and_rewards_are_unbiased():
+    stream = NonlinearBandit(d=3, k=4, gap=0.6, noise=1.0, seed=7, n_rounds=20_000)
+    C, R, M = _log(stream)
+    rho = stats.chi2.cdf((C ** 2).sum(axis=1), df=3)  # an independent CDF
+    centres = (np.arange(4) + 0.5) / 4
+    np.testing.assert_allclose(M, 0.5 + 0.3 * np.cos(2 * np.pi * (rho[:, None] - centres)),
+                               atol=1e-12)
+    assert set(np.unique(R)) <= {0.0, 1.0}  # noise 1: Bernoulli rewards
+    diff = R - M
+    assert np.all(np.abs(diff.mean(axis=0)) < 4 * diff.std(axis=0) / np.sqrt(len(diff)))
+    assert np.all(np.abs(C.mean(axis=0)) < 0.05) and np.all(np.abs(C.std(axis=0) - 1) < 0.05)
+
+
+def test_no_linear_model_sees_the_rings_but_the_best_arm_pays():
+    """Per-arm least squares on (1, c): flat (slopes ~ 0, every arm's mean ~ 1/2), so its
+    greedy policy is about as good as a fixed arm; the optimal policy is far better. On
+    `LinearBandit` the same fit is exact (the contrast the stream exists for)."""
+    stream = NonlinearBandit(d=2, k=3, noise=0.0, seed=1, n_rounds=20_000)
+    C, _, M = _log(stream)
+    X = np.hstack([np.ones((len(C), 1)), C])
+    coef = np.linalg.lstsq(X, M, rcond=None)[0]
+    np.testing.assert_allclose(coef[0], 0.5, atol=0.01)
+    assert np.abs(coef[1:]).max() < 0.01
+    greedy = M[np.arange(len(M)), np.argmax(X @ coef, axis=1)].mean()
+    assert greedy < 0.55 and M.max(axis=1).mean() > 0.82
+    lin = LinearBandit(d=2, k=3, noise=0.0, seed=1, n_rounds=2_000)
+    Cl, _, Ml = _log(lin)
+    Xl = np.hstack([np.ones((len(Cl), 1)), Cl])
+    np.testing.assert_allclose(Xl @ np.linalg.lstsq(Xl, Ml, rcond=None)[0], Ml, atol=1e-12)
+
+
+def test_same_seed_same_stream_and_noise_zero_is_deterministic():
+    a = _log(NonlinearBandit(seed=3, n_rounds=1500))
+    b = _log(NonlinearBandit(seed=3, n_rounds=1500))
+    c = _log(NonlinearBandit(seed=4, n_rounds=1500))
+    for x, y in zip(a, b):
+        np.testing.assert_array_equal(x, y)
+    assert not np.array_equal(a[0], c[0])
+    _, R, M = _log(NonlinearBandit(noise=0.0, seed=3, n_rounds=100))
+    np.testing.assert_array_equal(R, M)
+
+
+def test_one_reward_query_per_round():
+    stream = NonlinearBandit(seed=0, n_rounds=3)
+    for _, arm_ids in stream:
+        stream.reward(arm_ids[0])
+        with pytest.raises(ValueError, match="already"):
+            stream.reward(arm_ids[1])
+
+
+@pytest.mark.parametrize("kwargs", [{"d": 0}, {"d": 1.5}, {"k": 1}, {"k": True}, {"gap": 0.0},
+                                    {"gap": 1.5}, {"gap": float("nan")}, {"noise": -0.1},
+                                    {"noise": "a"}, {"n_rounds": 0}, {"seed": 1.5}])
+def test_bad_parameters(kwargs):
+    with pytest.raises(ValueError, match=next(iter(kwargs))):
+        NonlinearBandit(**kwargs)
