@@ -178,6 +178,16 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
 
     def predicted_costs(self, c: np.ndarray) -> np.ndarray:
         """The predicted cost of every arm for every copy, `(n, k)` (vector context)."""
+        if self.n == 1 and self._shared and len(c) == self._W.shape[2]:
+            # one copy on phi = (1, c) (BoBLO's default): one product, the model's costs added
+            # in the same order (`theta[0].dot(phi)` is `theta @ phi`'s row, bit for bit)
+            phi = np.empty(len(c) + 1)
+            phi[0] = 1.0
+            phi[1:] = c
+            costs = self._theta[0].dot(phi)
+            if self.model is not None:
+                costs += self.model.costs(c)
+            return costs[None]
         F = self.features(c)
         if self._shared:
             costs = self._theta @ F[0]
@@ -201,6 +211,23 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         $A_i^{-1} \mathrel{-}= u_i u_i^\top / (1 + \phi_i^\top u_i)$. With a `model` $m$, the
         copies that play it under their own costs (every copy; in a residual stack copy 1)
         fit $G_i - m(c)$. Not validated."""
+        if self.n == 1 and self._shared and len(c) == self._W.shape[2]:
+            # one copy on phi = (1, c), no new column (BoBLO's default): the same operations
+            # as below on the one row, with numpy's `.dot` (its products, cheaper to call)
+            g = G[0] if self.model is None else G[0] - self.model.costs(c)
+            phi = np.empty(len(c) + 1)
+            phi[0] = 1.0
+            phi[1:] = c
+            P = self._P[0]
+            if self.forget != 1.0:
+                P *= 1.0 / self.forget
+            u = P.dot(phi)
+            v = u / (1.0 + float(phi.dot(u)))
+            theta = self._theta[0]
+            g = g - theta.dot(phi)  # the residuals
+            theta += g[:, None] * v
+            P -= u[:, None] * v
+            return
         if self.model is not None:
             G = G - self.model.costs(c) if not self.residual else G.copy()
             if self.residual:

@@ -63,36 +63,53 @@ class _ArmRidge:
         self.optimism = optimism
         self.P = np.eye(1)[None].repeat(k, axis=0) / l2  # (k, q, q)
         self.theta = np.full((k, 1), float(start))  # (k, q), bias first
-        self._last = None  # (v, its bytes, ce, bounds, U) of the last context, until `learn`
+        # (v, its bytes, ce, bounds, U, bounds as an array) of the last context, until `learn`
+        self._last = None
 
     # the cache is no state: a pickled model is the same whatever it holds
     def __getstate__(self) -> dict:
         return {**self.__dict__, "_last": None}
 
+    def _lower(self, v: np.ndarray) -> tuple:
+        """The cache entry of `v` (computed unless it holds `v`, unchanged)."""
+        last = self._last
+        if last is not None and last[0] is v and last[1] == v.tobytes():
+            return last
+        if len(v) + 1 == self.P.shape[1]:  # (1, v) where the model knows v's columns
+            ce = np.empty(len(v) + 1)
+            ce[0] = 1.0
+            ce[1:] = v
+        else:  # (`extend` grows the model)
+            ce = self.extend(v)
+        optimism = self.optimism
+        if optimism:
+            bounds, U = self.predict(ce, optimism)
+            arr = np.array(bounds)
+        else:  # (`predict` without optimism: the means, kept as an array too)
+            arr = self.theta.dot(ce)
+            bounds, U = arr.tolist(), None
+        last = self._last = (v, v.tobytes(), ce, bounds, U, arr)
+        return last
+
     def lower(self, v: np.ndarray) -> tuple:
         """`(ce, bounds, U)` for the context vector `v`: its extended row (the model grows to
         its columns), `predict(ce, optimism)` and the rows for `learn`. Computed once per
         context between two `learn`s (the play and the estimate of a round share it)."""
-        last = self._last
-        if last is not None and last[0] is v and last[1] == v.tobytes():
-            return last[2:]
-        ce = self.extend(v)
-        bounds, U = self.predict(ce, self.optimism)
-        self._last = (v, v.tobytes(), ce, bounds, U)
-        return ce, bounds, U
+        return self._lower(v)[2:5]
 
     def costs(self, v: np.ndarray) -> np.ndarray:
         r"""The lower confidence bounds $m_t(a) - \alpha\sqrt{\tilde c^\top P_a \tilde c}$ of
         every arm's loss for the context vector `v`, `(k,)`: the costs a weak learner with
-        `on_model` plays its corrections on. The model does not move: columns it has not seen
-        count with weight 0 and prior precision $\lambda$ (what `extend` would give them)."""
+        `on_model` plays its corrections on (the cached array: not to be written to). The
+        model does not move: columns it has not seen count with weight 0 and prior precision
+        $\lambda$ (what `extend` would give them)."""
         q = self.P.shape[1]
         if len(v) + 1 <= q:
-            return np.array(self.lower(v)[1])
+            return self._lower(v)[5]
         ce = np.empty(q)
         ce[0] = 1.0
         ce[1:] = v[:q - 1]
-        m = self.theta @ ce
+        m = self.theta.dot(ce)
         if not self.optimism:
             return m
         extra = float(v[q - 1:] @ v[q - 1:]) / self.l2
@@ -117,22 +134,32 @@ class _ArmRidge:
         r"""Every arm's predicted loss minus `optimism` times its confidence width
         $\sqrt{\tilde c^\top P_a \tilde c}$ (a lower confidence bound, as LinUCB's upper one
         on rewards), and the rows $P_a \tilde c$ (`None` without optimism) for `learn`."""
-        m = (self.theta @ ce).tolist()
+        m = self.theta.dot(ce).tolist()  # (`.dot`: `@`'s products, cheaper to call)
         if not optimism:
             return m, None
         U = self.P @ ce  # (k, q); row a is P[a] @ ce, bit for bit
         # (U @ ce >= 0 but for rounding; a handful of arms: plain floats)
-        return [v - optimism * math.sqrt(max(w, 0.0)) for v, w in zip(m, (U @ ce).tolist())], U
+        return [v - optimism * math.sqrt(max(w, 0.0)) for v, w in zip(m, U.dot(ce).tolist())], U
 
     def learn(self, ce: np.ndarray, a: int, residual: float, U: np.ndarray | None = None) -> None:
         """One recursive-least-squares step of arm `a` (`U`: `predict`'s rows, if at hand)."""
         self._last = None
         P = self.P[a]
-        u = P @ ce if U is None else U[a]
-        s = 1.0 + float(ce @ u)
+        u = P.dot(ce) if U is None else U[a]
+        s = 1.0 + float(ce.dot(u))
         theta = self.theta[a]  # (a view: updated in place)
         theta += (residual / s) * u
         P -= u[:, None] * (u / s)  # np.outer(u, u / s), without its dispatch
+
+    def learn_loss(self, ce: np.ndarray, a: int, loss: float, U: np.ndarray | None = None) -> None:
+        """`learn` on the residual `loss` minus arm `a`'s prediction (the same numbers)."""
+        self._last = None
+        P = self.P[a]
+        theta = self.theta[a]  # (a view: updated in place)
+        u = P.dot(ce) if U is None else U[a]
+        s = 1.0 + float(ce.dot(u))
+        theta += ((loss - float(theta.dot(ce))) / s) * u
+        P -= u[:, None] * (u / s)
 
 
 def _loss_model(policy, booco) -> _ArmRidge:
@@ -539,7 +566,7 @@ class BoBLO(bandit.base.ContextualPolicy):
             cost = np.array(cost)
             # the copies first (a learner on the model subtracts this round's m_t), then m_t
             self._booco.learn_iterates(x, X, cost)  # Algorithm 1, step 4
-            self._model.learn(ce, i, loss - float(self._model.theta[i] @ ce), U)
+            self._model.learn_loss(ce, i, loss, U)
         if self.estimator != "dr":
             self._booco.learn_iterates(x, X, cost)  # Algorithm 1, step 4
         if self._exp4 is not None:

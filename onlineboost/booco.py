@@ -199,6 +199,8 @@ class _BoOCOCore(base.Base):
         project_unchecked`). `x` is a feature dict, or a float vector when the copies offer
         vector entry points (`predict_vector`).
         """
+        if type(x) is np.ndarray and self._vector:  # (`_weak_points`, inlined)
+            return self._chain(self._copies.predict_vector(x))
         return self._chain(self._weak_points(x))
 
     def _check_loss_y(self, y):
@@ -256,6 +258,13 @@ class _BoOCOCore(base.Base):
                 grads.append((v - p) / delta * scale)
                 v = float(X[i, 0])
             return np.array(grads).reshape(N, 1)
+        if N == 1 and self._linear and self._unit_scale and len(y) <= 64:
+            # one copy, the linear loss on a short row (BoBLO's default round): step 4 at
+            # x^0 = mu in plain floats (`Extension.linear_gradient_row`, the same numbers)
+            if self.kappa is None:
+                G_t = math.sqrt(float(np.dot(y, y)))
+                self._ext.kappa = self._kappa = max(self._kappa, G_t)
+            return np.array([self._ext.linear_gradient_row(self._chain_one[1], y.tolist())])
         if self.kappa is None:
             # G_t = max over K of |grad l(., y)|; for the linear loss |y| (`Linear.lipschitz`)
             G_t = (math.sqrt(float(np.dot(y, y))) if self._linear
