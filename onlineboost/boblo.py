@@ -97,6 +97,16 @@ class _ArmRidge:
         context between two `learn`s (the play and the estimate of a round share it)."""
         return self._lower(v)[2:5]
 
+    def costs_and_row(self, v: np.ndarray) -> tuple:
+        """`(costs(v), row)`: the row $\tilde c = (1, v)$ the model uses for `v` (the cached
+        array: not to be written to), or None unless the model has exactly v's columns (it
+        does not grow here); lent to a weak learner on the model that builds the same row
+        (`learners.FeaturePolicy`)."""
+        if len(v) + 1 == self.P.shape[1]:
+            last = self._lower(v)
+            return last[5], last[2]
+        return self.costs(v), None
+
     def costs(self, v: np.ndarray) -> np.ndarray:
         r"""The lower confidence bounds $m_t(a) - \alpha\sqrt{\tilde c^\top P_a \tilde c}$ of
         every arm's loss for the context vector `v`, `(k,)`: the costs a weak learner with
@@ -444,6 +454,19 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._exp4 = (Exp4(n_experts, d, prior) if bandit_face and self.aggregate == "exp4"
                       and self.estimator != "paper" and n_experts > 1 else None)
         self._model = _loss_model(self, booco)
+        self._fused = self._fusable(bandit_face)
+
+    def _fusable(self, bandit_face: bool) -> bool:
+        """Whether the bandit face's usual round may take the fused path (`_pull_fused`,
+        `_feedback_fused`): the defaults' configuration, a "dr" estimate on a simplex with no
+        aggregate and vector copies behind BoBLO's own scaler (or none). The fused path takes
+        the same steps in the same order, so it plays and learns the same numbers."""
+        return (bandit_face and self._FUSE and self._exp4 is None and self._simplex
+                and self.estimator == "dr" and self._vector and self._transformer is None)
+
+    #: (a switch for the tests: False sends every round through the general path)
+    _FUSE = True
+    _fused = False  # (policies pickled before the fused path: the general one)
 
     def __repr__(self) -> str:  # river's policy repr is a reward table that fails before a pull
         return river_base.Base.__repr__(self)
@@ -539,6 +562,48 @@ class BoBLO(bandit.base.ContextualPolicy):
         a = _draw(c, self._rng.random())  # a_t ~ p_t
         self._pending = (context, x, a, X, pl[a], False)
         return a, None  # (the vertex e_a: the caller forms it if it needs it)
+
+    def _pull_fused(self, context) -> int:
+        """`_play` for the fused configuration (`_fusable`): the arm index. The general path's
+        steps for that configuration, without the branches it never takes."""
+        x = self._reader.read({} if context is None else context)
+        X = self._booco.iterates(x)  # x^1, ..., x^N (Algorithm 1, steps 1-2)
+        w = X.tolist()[-1]
+        total = sum(w)  # (NaN: not in K)
+        if not (total == total and min(w) >= 0.0):  # (x^N >= 0 summing to 1 is in K)
+            w = self._K.project(X[-1]).tolist()  # BoOCO's point Pi_K(x^N) (step 3)
+        eta = self.exploration
+        a, b = 1.0 - eta, eta / self._d
+        p = [a * v + b for v in w]  # (1 - eta) w + eta / d
+        c = list(accumulate(p))  # running sums: the draw's, and a finiteness check
+        if not math.isfinite(c[-1]):  # refuse before anything is stored
+            raise ValueError("context: the weak learners' points are not finite for this "
+                             "context (its magnitude overflows their arithmetic)")
+        self._reader.commit()
+        self._arm_probabilities = p
+        i = _draw(c, self._rng.random())  # a_t ~ p_t
+        self._pending = (context, x, i, X, p[i], False)
+        return i
+
+    def _feedback_fused(self, loss: float) -> None:
+        """`_feedback` for the fused configuration (`_fusable`): the "dr" estimate."""
+        _, x, i, X, prob, _ = self._pending
+        model = self._model
+        ce, cost, U = model.lower(x)  # m_t: the optimistic loss model
+        cost = list(cost)
+        c = self.implicit
+        cost[i] += (loss - cost[i]) / (prob + (c if c != "sqrt" else self._implicit()))
+        # refuse before anything is stored (a finite sum means finite entries)
+        if not math.isfinite(sum(cost)) and not all(map(math.isfinite, cost)):
+            raise ValueError("context: the loss model's prediction is not finite for this "
+                             "context (its magnitude overflows the model's arithmetic)")
+        cost = np.array(cost)
+        # the copies first (a learner on the model subtracts this round's m_t), then m_t
+        self._booco.learn_iterates(x, X, cost)  # Algorithm 1, step 4
+        model.learn_loss(ce, i, loss, U)
+        self._last_cost = cost
+        self._pending = None
+        self._rounds += 1
 
     def _feedback(self, loss: float) -> None:
         """Build $\\tilde f_t$ from the observed loss and pass it to BoOCO (Algorithm 2, 8/10)."""
@@ -639,6 +704,8 @@ class BoBLO(bandit.base.ContextualPolicy):
                 same = False
             if not same:
                 raise ValueError(f"arm_ids must be the arms of the first pull, {self._arms}")
+            if self._fused:
+                return self._arms[self._pull_fused(context)]
             i, x_t = self._play(context)
         if i is None:  # x_t is a distribution over the arms: sample the arm from it
             i = _draw(list(accumulate(np.clip(x_t, 0.0, None).tolist())), self._rng.random())
@@ -662,7 +729,10 @@ class BoBLO(bandit.base.ContextualPolicy):
             self._check_pending(context)  # (names what is wrong, if anything)
         if self._arms[self._pending[2]] != arm_id:
             raise ValueError(f"arm_id {arm_id!r} is not the arm of the pending pull")
-        self._feedback(1.0 - reward)
+        if self._fused:
+            self._feedback_fused(1.0 - reward)
+        else:
+            self._feedback(1.0 - reward)
         # river's per-arm reward statistics (`Policy.update`, inlined: no reward scaler here)
         self._rewards[arm_id].update(reward)
         self._counts[arm_id] += 1

@@ -195,8 +195,14 @@ class Extension:
         """
         delta = self.delta
         z = [a - delta * b for a, b in zip(x, y)]
-        p = _prox_distance_rows([z], [self.decision_set.project_row_unchecked(z)],
-                                delta * self.kappa)[0]
+        p = self.decision_set.project_row_unchecked(z)
+        # `_prox_distance_rows` of the one row, inlined
+        r = [a - b for a, b in zip(z, p)]
+        dist = math.sqrt(sum([v * v for v in r]))
+        lam = delta * self.kappa
+        if dist > lam:  # pulled towards K by lam, short of it
+            keep = 1.0 - lam / dist
+            p = [b + keep * v for b, v in zip(p, r)]
         return [(a - b) / delta for a, b in zip(x, p)]
 
     def prox_unchecked(self, x: np.ndarray, y) -> np.ndarray:

@@ -285,6 +285,35 @@ def learn_transform_floats(count: list, mean: list, var: list, dev: list, v: lis
     sqrt = math.sqrt
     if not ready:
         ready = all([s2 > 0.0 for s2 in var])  # learn's test (counts: past the warm-up)
+    if ready:  # the usual round (every variance positive): the loop below with `ready` set
+        out_n, out_m, out_v, out_z = [], [], [], []
+        put_n, put_m, put_v, put_z = out_n.append, out_m.append, out_v.append, out_z.append
+        for x, c0, m, s2 in zip(v, count, mean, var):
+            if not -MAX_ABS <= x <= MAX_ABS:
+                return None
+            n = c0 + 1.0
+            h = sqrt(s2) * k
+            c = m - h
+            if not x < c:
+                c = x
+            hi = m + h
+            if c > hi:
+                c = hi
+            d0 = c - m
+            m1 = d0 / n + m
+            s1 = (d0 * (c - m1) - s2) / n + s2
+            if not s1 > 0.0:  # (worn down to 0, or below: numpy would divide by 0)
+                return None
+            zz = (x - m1) / sqrt(s1)
+            if zz < -clip:
+                zz = -clip
+            if zz > clip:
+                zz = clip
+            put_n(n)
+            put_m(m1)
+            put_v(s1)
+            put_z(zz)
+        return out_n, out_m, out_v, dev, True, out_z  # (no deviation moves once ready)
     out_n, out_m, out_v, out_d, out_z = [], [], [], [], []
     for x, c0, m, s2, dv in zip(v, count, mean, var, dev):
         if not -MAX_ABS <= x <= MAX_ABS:
