@@ -169,7 +169,8 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
             beta = self._beta  # in plain floats (cheaper than six numpy calls)
             row = costs.tolist()[0]
             m = min(row)  # log-domain shift: cannot overflow
-            e = [math.exp((m - v) * beta) for v in row]
+            exp = math.exp
+            e = [exp((m - v) * beta) for v in row]
             total = sum(e)
             return np.array([[v / total for v in e]])
         z = costs.min(axis=1, keepdims=True) - costs  # log-domain shift: cannot overflow

@@ -458,11 +458,13 @@ class BoBLO(bandit.base.ContextualPolicy):
 
     def _fusable(self, bandit_face: bool) -> bool:
         """Whether the bandit face's usual round may take the fused path (`_pull_fused`,
-        `_feedback_fused`): the defaults' configuration, a "dr" estimate on a simplex with no
-        aggregate and vector copies behind BoBLO's own scaler (or none). The fused path takes
+        `_feedback_fused`): the defaults' configuration, one copy (`BoOCO.iterate_one`), a "dr"
+        estimate on a simplex with no aggregate and vector copies behind BoBLO's own scaler
+        (or none). The fused path takes
         the same steps in the same order, so it plays and learns the same numbers."""
-        return (bandit_face and self._FUSE and self._exp4 is None and self._simplex
-                and self.estimator == "dr" and self._vector and self._transformer is None)
+        return (bandit_face and self._FUSE and self.n_learners == 1 and self._exp4 is None
+                and self._simplex and self.estimator == "dr" and self._vector
+                and self._transformer is None)
 
     #: (a switch for the tests: False sends every round through the general path)
     _FUSE = True
@@ -567,11 +569,10 @@ class BoBLO(bandit.base.ContextualPolicy):
         """`_play` for the fused configuration (`_fusable`): the arm index. The general path's
         steps for that configuration, without the branches it never takes."""
         x = self._reader.read({} if context is None else context)
-        X = self._booco.iterates(x)  # x^1, ..., x^N (Algorithm 1, steps 1-2)
-        w = X.tolist()[-1]
+        w = self._booco.iterate_one(x)  # x^1 = x^N (Algorithm 1, steps 1-2)
         total = sum(w)  # (NaN: not in K)
         if not (total == total and min(w) >= 0.0):  # (x^N >= 0 summing to 1 is in K)
-            w = self._K.project(X[-1]).tolist()  # BoOCO's point Pi_K(x^N) (step 3)
+            w = self._K.project(np.array(w)).tolist()  # BoOCO's point Pi_K(x^N) (step 3)
         eta = self.exploration
         a, b = 1.0 - eta, eta / self._d
         p = [a * v + b for v in w]  # (1 - eta) w + eta / d
@@ -582,12 +583,12 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._reader.commit()
         self._arm_probabilities = p
         i = _draw(c, self._rng.random())  # a_t ~ p_t
-        self._pending = (context, x, i, X, p[i], False)
+        self._pending = (context, x, i, None, p[i], False)  # (N = 1: no iterate is read)
         return i
 
     def _feedback_fused(self, loss: float) -> None:
         """`_feedback` for the fused configuration (`_fusable`): the "dr" estimate."""
-        _, x, i, X, prob, _ = self._pending
+        _, x, i, _, prob, _ = self._pending
         model = self._model
         ce, cost, U = model.lower(x)  # m_t: the optimistic loss model
         cost = list(cost)
@@ -599,7 +600,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                              "context (its magnitude overflows the model's arithmetic)")
         cost = np.array(cost)
         # the copies first (a learner on the model subtracts this round's m_t), then m_t
-        self._booco.learn_iterates(x, X, cost)  # Algorithm 1, step 4
+        self._booco.learn_iterates(x, None, cost)  # Algorithm 1, step 4 (N = 1)
         model.learn_loss(ce, i, loss, U)
         self._last_cost = cost
         self._pending = None

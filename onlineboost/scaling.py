@@ -233,7 +233,8 @@ def learn_transform(st: Stats, v: np.ndarray, k: float = K,
     """
     count, mean, var = st.count, st.mean, st.var
     n = count + 1.0
-    if st.ready or (len(v) and var.min() > 0.0):  # learn's usual round
+    # (`np.minimum.reduce`: `.min()` without its Python wrapper)
+    if st.ready or (len(v) and np.minimum.reduce(var) > 0.0):  # learn's usual round
         h = np.sqrt(var)
         h *= k
         dev, ready = st.dev, True
@@ -256,7 +257,8 @@ def learn_transform(st: Stats, v: np.ndarray, k: float = K,
     c += var
     new_var = np.maximum(c, 0.0, out=c)
     sd = np.sqrt(new_var)
-    if ready or sd.min() > 0.0:  # transform's division (ready: as numpy divides, even by 0)
+    # transform's division (ready: as numpy divides, even by 0)
+    if ready or np.minimum.reduce(sd) > 0.0:
         z = v - new_mean
         z /= sd
     else:
@@ -288,8 +290,9 @@ def learn_transform_floats(count: list, mean: list, var: list, dev: list, v: lis
     if ready:  # the usual round (every variance positive): the loop below with `ready` set
         out_n, out_m, out_v, out_z = [], [], [], []
         put_n, put_m, put_v, put_z = out_n.append, out_m.append, out_v.append, out_z.append
+        lo_x, hi_x, lo_z = -MAX_ABS, MAX_ABS, -clip
         for x, c0, m, s2 in zip(v, count, mean, var):
-            if not -MAX_ABS <= x <= MAX_ABS:
+            if not lo_x <= x <= hi_x:
                 return None
             n = c0 + 1.0
             h = sqrt(s2) * k
@@ -305,8 +308,8 @@ def learn_transform_floats(count: list, mean: list, var: list, dev: list, v: lis
             if not s1 > 0.0:  # (worn down to 0, or below: numpy would divide by 0)
                 return None
             zz = (x - m1) / sqrt(s1)
-            if zz < -clip:
-                zz = -clip
+            if zz < lo_z:
+                zz = lo_z
             if zz > clip:
                 zz = clip
             put_n(n)
