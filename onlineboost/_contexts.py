@@ -75,7 +75,7 @@ def _floats(x: dict, name: str) -> list:
         if int not in types:
             return list(vals)
         try:
-            return [float(value) for value in vals]
+            return list(map(float, vals))
         except OverflowError:  # an int beyond the float range
             pass
     return _values(x, name).tolist()
