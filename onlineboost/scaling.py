@@ -317,12 +317,16 @@ def learn_transform_floats(count: list, mean: list, var: list, dev: list, v: lis
             put_v(s1)
             put_z(zz)
         return out_n, out_m, out_v, dev, True, out_z  # (no deviation moves once ready)
+    # some variance is 0 (a constant or sparse column): its band is the last deviation
     out_n, out_m, out_v, out_d, out_z = [], [], [], [], []
+    put_n, put_m, put_v, put_d, put_z = (out_n.append, out_m.append, out_v.append, out_d.append,
+                                         out_z.append)
+    lo_x, hi_x, lo_z = -MAX_ABS, MAX_ABS, -clip
     for x, c0, m, s2, dv in zip(v, count, mean, var, dev):
-        if not -MAX_ABS <= x <= MAX_ABS:
+        if not lo_x <= x <= hi_x:
             return None
         n = c0 + 1.0
-        h = sqrt(s2) * k if ready or s2 > 0.0 else dv
+        h = sqrt(s2) * k if s2 > 0.0 else dv
         c = m - h
         if not x < c:  # np.maximum(x, m - h): x unless x < m - h
             c = x
@@ -334,24 +338,22 @@ def learn_transform_floats(count: list, mean: list, var: list, dev: list, v: lis
         s1 = (d0 * (c - m1) - s2) / n + s2
         if s1 < 0.0:
             s1 = 0.0
-        if not ready and s2 == 0.0 and x != m:
+        if s2 == 0.0 and x != m:
             dv = abs(x - m)
         if s1 > 0.0:
             zz = (x - m1) / sqrt(s1)
-            if zz < -clip:
-                zz = -clip
+            if zz < lo_z:
+                zz = lo_z
             if zz > clip:
                 zz = clip
-        elif ready:
-            return None
         else:
             zz = 0.0
-        out_n.append(n)
-        out_m.append(m1)
-        out_v.append(s1)
-        out_d.append(dv)
-        out_z.append(zz)
-    return out_n, out_m, out_v, out_d, ready, out_z
+        put_n(n)
+        put_m(m1)
+        put_v(s1)
+        put_d(dv)
+        put_z(zz)
+    return out_n, out_m, out_v, out_d, False, out_z
 
 
 def _checked(x, name: str) -> np.ndarray:
