@@ -113,7 +113,12 @@ def main(argv=None):
 
 NOTE = """\
 Issue 13's target is at least 3x LinUCB's decisions/s on each stream. This table is the
-fourth session's speed pass (branch `speed13`): RESULT_LINE
+fourth session's speed pass (branch `speed13`): `BoBLO()` at 2.60x / 3.19x / 2.00x LinUCB's
+decisions/s (ImageSegments / digits / LinearBandit): **met on digits only**. Main's code
+(94abee2, a copy of its tree) run the same way right after, on the same shared machine:
+2.08x / 2.99x / 1.62x; so the pass makes `BoBLO()`'s round about 1.25x / 1.07x / 1.23x
+faster against the same LinUCB, and `BoBLO(n_learners=5)` is unchanged (1.28x / 1.82x /
+1.00x here, 1.29x / 1.86x / 0.99x for main).
 
 What changed. The defaults' round (N = 1, the "dr" estimate on the simplex, no aggregate,
 `learners.FeaturePolicy(n_features=0, on_model=True)`, BoBLO's own scaler) takes a fused path,
@@ -144,17 +149,22 @@ side by side on the three development shapes (bit for bit, also with optimism, t
 schedule, no scaler, and other vector learners), compares the one-copy stack with copy 1 of a
 two-copy stack (the general branch) and the loss model's fast methods with its general ones.
 
-MEASURED_LINE
+Per round, `BoBLO()` alone (a loop of pull + update over one pass, median of 3, main and
+this code run one after the other at the quietest moment of a machine shared with other
+jobs; other moments gave anything from 0.9x to 1.6x): LinearBandit 130 us on main against
+96 us here, ImageSegments 154 against 113, digits 225 against 180. The target asks for
+1.87x main's speed on LinearBandit, 1.46x on ImageSegments, 1.02x on digits.
 
 What is left. The round is now mostly arithmetic that cannot be removed without changing the
 numbers: two ridge updates (the weak learner's shared inverse Gram with forgetting, the loss
 model's per-arm one: about 27 small numpy calls, ~30% of the round on LinearBandit), the
 context scaling in plain floats (~12-15%), the simplex projection of the extension's gradient
-(~7%), the softmax and the draw. A prototype of the whole round written as one function with
-direct access to every array (no layers, no checks, no conversions) measured about 1.75x
-main's round on LinearBandit, short of the ~1.9x that 3x LinUCB needs there: on LinearBandit
-the target needs a cheaper computation (e.g. one ridge model instead of two, or the weak
-learner's correction updated every few rounds), not a faster path to the same numbers.
+(~7%), the softmax and the draw (shares of the round: sampled CPU time). A prototype of the
+whole round written as one function with direct access to every array (no layers, no checks, no
+conversions) measured about 1.75x main's round on LinearBandit (one measurement, loaded
+machine), short of the 1.87x that 3x LinUCB needs there: on LinearBandit, and likely on
+ImageSegments, the target needs a cheaper computation (e.g. one ridge model instead of two, or
+the weak learner's correction updated every few rounds), not a faster path to the same numbers.
 """
 
 
