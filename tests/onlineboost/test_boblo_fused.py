@@ -128,16 +128,36 @@ def test_the_fused_round_refuses_bad_input_and_changes_nothing():
     assert pickle.dumps(policy) == pickle.dumps(twin)
 
 
-def test_the_one_copy_stack_path_is_the_general_stack_path():
+class _CostsOnly:
+    """A model with `costs` only (the stack's protocol; no row to lend)."""
+
+    def __init__(self, model):
+        self.model = model
+
+    def costs(self, c):
+        return self.model.costs(c)
+
+    def lower(self, c):
+        return self.model.lower(c)
+
+    def learn_loss(self, *args):
+        self.model.learn_loss(*args)
+
+
+@pytest.mark.parametrize("lends", [True, False], ids=["row-lent", "costs-only"])
+def test_the_one_copy_stack_path_is_the_general_stack_path(lends):
     """`FeaturePolicyStack` with one copy and no random features (the fast branch of
     `predicted_costs` / `learn_vector`) computes what copy 1 of a two-copy stack computes
-    through the general batched branch, bit for bit, with a model and forgetting."""
+    through the general batched branch, bit for bit, with a model (lending its row (1, c) or
+    not) and forgetting."""
     K = sets.Simplex(5)
     rng = np.random.default_rng(0)
     kw = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=0, residual=False,
               on_model=True)
     one, two = FeaturePolicyStack(1, K, **kw), FeaturePolicyStack(2, K, **kw)
     model_one, model_two = _ArmRidge(5, 20.0, 0.5), _ArmRidge(5, 20.0, 0.5)
+    if not lends:
+        model_one = _CostsOnly(model_one)
     one.model, two.model = model_one, model_two
     for t in range(300):
         c = rng.normal(size=7)
@@ -152,6 +172,7 @@ def test_the_one_copy_stack_path_is_the_general_stack_path():
             model.learn_loss(ce, t % 5, loss, U)
     np.testing.assert_array_equal(one._theta[0], two._theta[0])
     np.testing.assert_array_equal(one._P[0], two._P[0])
+    assert hasattr(model_one, "costs_and_row") == lends
 
 
 @pytest.mark.parametrize("optimism", [0.0, 0.3])
