@@ -98,7 +98,7 @@ class _ArmRidge:
         return self._lower(v)[2:5]
 
     def costs_and_row(self, v: np.ndarray) -> tuple:
-        """`(costs(v), row)`: the row $\tilde c = (1, v)$ the model uses for `v` (the cached
+        r"""`(costs(v), row)`: the row $\tilde c = (1, v)$ the model uses for `v` (the cached
         array: not to be written to), or None unless the model has exactly v's columns (it
         does not grow here); lent to a weak learner on the model that builds the same row
         (`learners.FeaturePolicy`)."""
@@ -460,8 +460,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         """Whether the bandit face's usual round may take the fused path (`_pull_fused`,
         `_feedback_fused`): the defaults' configuration, one copy (`BoOCO.iterate_one`), a "dr"
         estimate on a simplex with no aggregate and vector copies behind BoBLO's own scaler
-        (or none). The fused path takes
-        the same steps in the same order, so it plays and learns the same numbers."""
+        (or none). The fused path takes the same steps in the same order, so it plays and
+        learns the same numbers (`tests/onlineboost/test_boblo_fused.py`)."""
         return (bandit_face and self._FUSE and self.n_learners == 1 and self._exp4 is None
                 and self._simplex and self.estimator == "dr" and self._vector
                 and self._transformer is None)
