@@ -263,6 +263,9 @@ class _BoOCOCore(base.Base):
         ($N = 1$) it is not read and may be None (`iterate_one`). `y` is validated (value and
         shape) before any state changes.
         """
+        if X is None and self.n_learners > 1:
+            raise ValueError("X: the iterates are needed with more than one copy "
+                             "(X = iterates(x))")
         G = self._gradients(X, self._check_loss_y(y))
         if isinstance(x, np.ndarray):
             self._copies.learn_vector(x, G)

@@ -272,7 +272,8 @@ def learn_transform_floats(count: list, mean: list, var: list, dev: list, v: lis
                            ready: bool, k: float = K, clip: float = CLIP) -> tuple | None:
     """`learn_transform` on plain floats (lists, one entry per column; `ready` is `st.ready`):
     the same operations entry by entry, so the same numbers bit for bit, and cheaper than
-    numpy's calls on a short row. Returns `(count, mean, var, dev, ready, z)`, or `None` when
+    numpy's calls on a short row. Returns `(count, mean, var, dev, ready, z)` (new lists, but
+    `dev` is the given list itself where no deviation can move), or `None` when
     that cannot hold: a value not finite or beyond `MAX_ABS` (the caller validates it), or
     statistics marked `ready` whose variance wore down to 0 (numpy divides by 0 there).
 

@@ -242,3 +242,28 @@ def test_a_pickled_fused_policy_goes_on_with_the_same_numbers():
         clone.update(arm, c, reward(t, c, arm))
     np.testing.assert_array_equal(clone.last_cost_vector, policy.last_cost_vector)
     assert learners.FeaturePolicy(**DEFAULT_LEARNER).n_features == 0
+
+
+def test_booco_iterate_one_and_learning_without_the_iterates():
+    """`BoOCO.iterate_one` is `iterates(x)[0]`; `learn_iterates(x, None, y)` learns a one-copy
+    round as `learn_iterates(x, iterates(x), y)` does, and is refused (naming X, nothing
+    moved) with more copies."""
+    from onlineboost import BoOCO
+
+    rng = np.random.default_rng(5)
+    make = lambda n: BoOCO(learners.FeaturePolicy(n_features=0), n_learners=n,  # noqa: E731
+                           decision_set=sets.Simplex(4), loss=losses.Linear())
+    a, b = make(1), make(1)
+    for _ in range(100):
+        c, y = rng.normal(size=3), rng.normal(size=4)
+        assert a.iterate_one(c) == b.iterates(c)[0].tolist()
+        a.learn_iterates(c, None, y)
+        b.learn_iterates(c, b.iterates(c), y)
+    assert pickle.dumps(a) == pickle.dumps(b)
+    five = make(5)
+    c = rng.normal(size=3)
+    np.testing.assert_array_equal(five.iterate_one(c), five.iterates(c)[0])
+    before = pickle.dumps(five)
+    with pytest.raises(ValueError, match="^X"):
+        five.learn_iterates(c, None, rng.normal(size=4))
+    assert pickle.dumps(five) == before
