@@ -113,13 +113,14 @@ def main(argv=None):
 
 NOTE = """\
 Issue 13's target is at least 3x LinUCB's decisions/s on each stream. This table is the
-fourth session's speed pass (branch `speed13`): `BoBLO()` at 2.59x / 3.50x / 2.05x LinUCB's
+fourth session's speed pass (branch `speed13`): `BoBLO()` at 2.61x / 3.51x / 2.09x LinUCB's
 decisions/s (ImageSegments / digits / LinearBandit): **met on digits only**. Main's code
 (94abee2, a copy of its tree) run the same way right after, on the same shared machine:
-2.07x / 2.89x / 1.68x; so the pass makes `BoBLO()`'s round about 1.25x / 1.21x / 1.22x
-faster against the same LinUCB (an earlier pair of runs: 2.60x / 3.19x / 2.00x against
-2.08x / 2.99x / 1.62x), and `BoBLO(n_learners=5)` is unchanged (1.31x / 1.90x / 0.99x
-here, 1.27x / 1.85x / 1.01x for main).
+2.07x / 2.89x / 1.60x; so the pass makes `BoBLO()`'s round about 1.26x / 1.21x / 1.31x
+faster against the same LinUCB (two earlier pairs of runs: 2.59x / 3.50x / 2.05x and
+2.60x / 3.19x / 2.00x against 2.07x / 2.89x / 1.68x and 2.08x / 2.99x / 1.62x), and
+`BoBLO(n_learners=5)` is unchanged (1.33x / 1.91x / 1.02x here, 1.30x / 1.87x / 0.99x
+for main).
 
 What changed. The defaults' round (N = 1, the "dr" estimate on the simplex, no aggregate,
 `learners.FeaturePolicy(n_features=0, on_model=True)`, BoBLO's own scaler) takes a fused path,
