@@ -184,15 +184,42 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
             beta = self._beta  # in plain floats (cheaper than six numpy calls)
             row = costs.tolist()[0]
             m = min(row)  # log-domain shift: cannot overflow
-            e = [math.exp((m - v) * beta) for v in row]
+            exp = math.exp
+            e = [exp((m - v) * beta) for v in row]
             total = sum(e)
             return np.array([[v / total for v in e]])
         z = costs.min(axis=1, keepdims=True) - costs  # log-domain shift: cannot overflow
         E = np.exp(z * self._beta)
         return E / E.sum(axis=1, keepdims=True)
 
+    def _row_and_model(self, c: np.ndarray) -> tuple:
+        """phi = (1, c) and the model's costs `model.costs(c)` (None without a model), for a
+        stack with no random features that knows all of c's columns. A model that offers
+        `costs_and_row(c)`, its costs and the row (1, c) it built for the same context or
+        None (BoBLO's loss model), lends the row: the same values, built once a round."""
+        model = self.model
+        if model is None:
+            m = phi = None
+        elif hasattr(model, "costs_and_row"):
+            m, phi = model.costs_and_row(c)
+        else:
+            m, phi = model.costs(c), None
+        if phi is None or len(phi) != len(c) + 1:
+            phi = np.empty(len(c) + 1)
+            phi[0] = 1.0
+            phi[1:] = c
+        return phi, m
+
     def predicted_costs(self, c: np.ndarray) -> np.ndarray:
         """The predicted cost of every arm for every copy, `(n, k)` (vector context)."""
+        if self.n == 1 and self._shared and len(c) == self._W.shape[2]:
+            # one copy on phi = (1, c) (BoBLO's default): one product, the model's costs added
+            # in the same order (`theta[0].dot(phi)` is `theta @ phi`'s row, bit for bit)
+            phi, m = self._row_and_model(c)
+            costs = self._theta[0].dot(phi)
+            if m is not None:
+                costs += m
+            return costs[None]
         F = self.features(c)
         if self._shared:
             costs = self._theta @ F[0]
@@ -216,6 +243,21 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         $A_i^{-1} \mathrel{-}= u_i u_i^\top / (1 + \phi_i^\top u_i)$. With a `model` $m$, the
         copies that play it under their own costs (every copy; in a residual stack copy 1)
         fit $G_i - m(c)$. Not validated."""
+        if self.n == 1 and self._shared and len(c) == self._W.shape[2]:
+            # one copy on phi = (1, c), no new column (BoBLO's default): the same operations
+            # as below on the one row, with numpy's `.dot` (its products, cheaper to call)
+            phi, m = self._row_and_model(c)
+            g = G[0] if m is None else G[0] - m
+            P = self._P[0]
+            if self.forget != 1.0:
+                P *= 1.0 / self.forget
+            u = P.dot(phi)
+            v = u / (1.0 + float(phi.dot(u)))
+            theta = self._theta[0]
+            g = g - theta.dot(phi)  # the residuals
+            theta += g[:, None] * v
+            P -= u[:, None] * v
+            return
         if self.model is not None:
             G = G - self.model.costs(c) if not self.residual else G.copy()
             if self.residual:

@@ -43,7 +43,9 @@ def _values(x: dict, name: str) -> np.ndarray:
     vals = x.values()
     if _FAST.issuperset(map(type, vals)):  # plain floats and ints: checked in plain Python
         try:
-            if not vals or (math.isfinite(sum(vals)) and max(map(abs, vals)) <= MAX_ABS):
+            # (a finite sum: no NaN, so max and min compare; no `abs` a value)
+            if not vals or (math.isfinite(sum(vals)) and max(vals) <= MAX_ABS
+                            and min(vals) >= -MAX_ABS):
                 return np.fromiter(vals, dtype=np.float64, count=len(x))
         except OverflowError:  # an int beyond the float range
             pass
@@ -73,7 +75,7 @@ def _floats(x: dict, name: str) -> list:
         if int not in types:
             return list(vals)
         try:
-            return [float(value) for value in vals]
+            return list(map(float, vals))
         except OverflowError:  # an int beyond the float range
             pass
     return _values(x, name).tolist()

@@ -69,36 +69,63 @@ class _ArmRidge:
         self.optimism = optimism
         self.P = np.eye(1)[None].repeat(k, axis=0) / l2  # (k, q, q)
         self.theta = np.full((k, 1), float(start))  # (k, q), bias first
-        self._last = None  # (v, its bytes, ce, bounds, U) of the last context, until `learn`
+        # (v, its bytes, ce, bounds, U, bounds as an array) of the last context, until `learn`
+        self._last = None
 
     # the cache is no state: a pickled model is the same whatever it holds
     def __getstate__(self) -> dict:
         return {**self.__dict__, "_last": None}
 
+    def _lower(self, v: np.ndarray) -> tuple:
+        """The cache entry of `v` (computed unless it holds `v`, unchanged)."""
+        last = self._last
+        if last is not None and last[0] is v and last[1] == v.tobytes():
+            return last
+        if len(v) + 1 == self.P.shape[1]:  # (1, v) where the model knows v's columns
+            ce = np.empty(len(v) + 1)
+            ce[0] = 1.0
+            ce[1:] = v
+        else:  # (`extend` grows the model)
+            ce = self.extend(v)
+        optimism = self.optimism
+        if optimism:
+            bounds, U = self.predict(ce, optimism)
+            arr = np.array(bounds)
+        else:  # (`predict` without optimism: the means, kept as an array too)
+            arr = self.theta.dot(ce)
+            bounds, U = arr.tolist(), None
+        last = self._last = (v, v.tobytes(), ce, bounds, U, arr)
+        return last
+
     def lower(self, v: np.ndarray) -> tuple:
         """`(ce, bounds, U)` for the context vector `v`: its extended row (the model grows to
         its columns), `predict(ce, optimism)` and the rows for `learn`. Computed once per
         context between two `learn`s (the play and the estimate of a round share it)."""
-        last = self._last
-        if last is not None and last[0] is v and last[1] == v.tobytes():
-            return last[2:]
-        ce = self.extend(v)
-        bounds, U = self.predict(ce, self.optimism)
-        self._last = (v, v.tobytes(), ce, bounds, U)
-        return ce, bounds, U
+        return self._lower(v)[2:5]
+
+    def costs_and_row(self, v: np.ndarray) -> tuple:
+        r"""`(costs(v), row)`: the row $\tilde c = (1, v)$ the model uses for `v` (the cached
+        array: not to be written to), or None unless the model has exactly v's columns (it
+        does not grow here); lent to a weak learner on the model that builds the same row
+        (`learners.FeaturePolicy`)."""
+        if len(v) + 1 == self.P.shape[1]:
+            last = self._lower(v)
+            return last[5], last[2]
+        return self.costs(v), None
 
     def costs(self, v: np.ndarray) -> np.ndarray:
         r"""The lower confidence bounds $m_t(a) - \alpha\sqrt{\tilde c^\top P_a \tilde c}$ of
         every arm's loss for the context vector `v`, `(k,)`: the costs a weak learner with
-        `on_model` plays its corrections on. The model does not move: columns it has not seen
-        count with weight 0 and prior precision $\lambda$ (what `extend` would give them)."""
+        `on_model` plays its corrections on (the cached array: not to be written to). The
+        model does not move: columns it has not seen count with weight 0 and prior precision
+        $\lambda$ (what `extend` would give them)."""
         q = self.P.shape[1]
         if len(v) + 1 <= q:
-            return np.array(self.lower(v)[1])
+            return self._lower(v)[5]
         ce = np.empty(q)
         ce[0] = 1.0
         ce[1:] = v[:q - 1]
-        m = self.theta @ ce
+        m = self.theta.dot(ce)
         if not self.optimism:
             return m
         extra = float(v[q - 1:] @ v[q - 1:]) / self.l2
@@ -123,22 +150,32 @@ class _ArmRidge:
         r"""Every arm's predicted loss minus `optimism` times its confidence width
         $\sqrt{\tilde c^\top P_a \tilde c}$ (a lower confidence bound, as LinUCB's upper one
         on rewards), and the rows $P_a \tilde c$ (`None` without optimism) for `learn`."""
-        m = (self.theta @ ce).tolist()
+        m = self.theta.dot(ce).tolist()  # (`.dot`: `@`'s products, cheaper to call)
         if not optimism:
             return m, None
         U = self.P @ ce  # (k, q); row a is P[a] @ ce, bit for bit
         # (U @ ce >= 0 but for rounding; a handful of arms: plain floats)
-        return [v - optimism * math.sqrt(max(w, 0.0)) for v, w in zip(m, (U @ ce).tolist())], U
+        return [v - optimism * math.sqrt(max(w, 0.0)) for v, w in zip(m, U.dot(ce).tolist())], U
 
     def learn(self, ce: np.ndarray, a: int, residual: float, U: np.ndarray | None = None) -> None:
         """One recursive-least-squares step of arm `a` (`U`: `predict`'s rows, if at hand)."""
         self._last = None
         P = self.P[a]
-        u = P @ ce if U is None else U[a]
-        s = 1.0 + float(ce @ u)
+        u = P.dot(ce) if U is None else U[a]
+        s = 1.0 + float(ce.dot(u))
         theta = self.theta[a]  # (a view: updated in place)
         theta += (residual / s) * u
         P -= u[:, None] * (u / s)  # np.outer(u, u / s), without its dispatch
+
+    def learn_loss(self, ce: np.ndarray, a: int, loss: float, U: np.ndarray | None = None) -> None:
+        """`learn` on the residual `loss` minus arm `a`'s prediction (the same numbers)."""
+        self._last = None
+        P = self.P[a]
+        theta = self.theta[a]  # (a view: updated in place)
+        u = P.dot(ce) if U is None else U[a]
+        s = 1.0 + float(ce.dot(u))
+        theta += ((loss - float(theta.dot(ce))) / s) * u
+        P -= u[:, None] * (u / s)
 
 
 def _loss_model(policy, booco) -> _ArmRidge:
@@ -486,6 +523,21 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._exp4 = (LeadExp4(n_experts, d, prior) if bandit_face and self.aggregate == "exp4"
                       and self.estimator != "paper" and n_experts > 1 else None)
         self._model = _loss_model(self, booco)
+        self._fused = self._fusable(bandit_face)
+
+    def _fusable(self, bandit_face: bool) -> bool:
+        """Whether the bandit face's usual round may take the fused path (`_pull_fused`,
+        `_feedback_fused`): the defaults' configuration, one copy (`BoOCO.iterate_one`), a "dr"
+        estimate on a simplex with no aggregate and vector copies behind BoBLO's own scaler
+        (or none). The fused path takes the same steps in the same order, so it plays and
+        learns the same numbers (`tests/onlineboost/test_boblo_fused.py`)."""
+        return (bandit_face and self._FUSE and self.n_learners == 1 and self._exp4 is None
+                and self._simplex and self.estimator == "dr" and self._vector
+                and self._transformer is None)
+
+    #: (a switch for the tests: False sends every round through the general path)
+    _FUSE = True
+    _fused = False  # (policies pickled before the fused path: the general one)
 
     def __repr__(self) -> str:  # river's policy repr is a reward table that fails before a pull
         return river_base.Base.__repr__(self)
@@ -582,6 +634,47 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._pending = (context, x, a, X, pl[a], False)
         return a, None  # (the vertex e_a: the caller forms it if it needs it)
 
+    def _pull_fused(self, context) -> int:
+        """`_play` for the fused configuration (`_fusable`): the arm index. The general path's
+        steps for that configuration, without the branches it never takes."""
+        x = self._reader.read({} if context is None else context)
+        w = self._booco.iterate_one(x)  # x^1 = x^N (Algorithm 1, steps 1-2)
+        total = sum(w)  # (NaN: not in K)
+        if not (total == total and min(w) >= 0.0):  # (x^N >= 0 summing to 1 is in K)
+            w = self._K.project(np.array(w)).tolist()  # BoOCO's point Pi_K(x^N) (step 3)
+        eta = self.exploration
+        a, b = 1.0 - eta, eta / self._d
+        p = [a * v + b for v in w]  # (1 - eta) w + eta / d
+        c = list(accumulate(p))  # running sums: the draw's, and a finiteness check
+        if not math.isfinite(c[-1]):  # refuse before anything is stored
+            raise ValueError("context: the weak learners' points are not finite for this "
+                             "context (its magnitude overflows their arithmetic)")
+        self._reader.commit()
+        self._arm_probabilities = p
+        i = _draw(c, self._rng.random())  # a_t ~ p_t
+        self._pending = (context, x, i, None, p[i], False)  # (N = 1: no iterate is read)
+        return i
+
+    def _feedback_fused(self, loss: float) -> None:
+        """`_feedback` for the fused configuration (`_fusable`): the "dr" estimate."""
+        _, x, i, _, prob, _ = self._pending
+        model = self._model
+        ce, cost, U = model.lower(x)  # m_t: the optimistic loss model
+        cost = list(cost)
+        c = self.implicit
+        cost[i] += (loss - cost[i]) / (prob + (c if c != "sqrt" else self._implicit()))
+        # refuse before anything is stored (a finite sum means finite entries)
+        if not math.isfinite(sum(cost)) and not all(map(math.isfinite, cost)):
+            raise ValueError("context: the loss model's prediction is not finite for this "
+                             "context (its magnitude overflows the model's arithmetic)")
+        cost = np.array(cost)
+        # the copies first (a learner on the model subtracts this round's m_t), then m_t
+        self._booco.learn_iterates(x, None, cost)  # Algorithm 1, step 4 (N = 1)
+        model.learn_loss(ce, i, loss, U)
+        self._last_cost = cost
+        self._pending = None
+        self._rounds += 1
+
     def _feedback(self, loss: float) -> None:
         """Build $\\tilde f_t$ from the observed loss and pass it to BoOCO (Algorithm 2, 8/10)."""
         _, x, i, X, prob, explored = self._pending
@@ -608,7 +701,7 @@ class BoBLO(bandit.base.ContextualPolicy):
             cost = np.array(cost)
             # the copies first (a learner on the model subtracts this round's m_t), then m_t
             self._booco.learn_iterates(x, X, cost)  # Algorithm 1, step 4
-            self._model.learn(ce, i, loss - float(self._model.theta[i] @ ce), U)
+            self._model.learn_loss(ce, i, loss, U)
         if self.estimator != "dr":
             self._booco.learn_iterates(x, X, cost)  # Algorithm 1, step 4
         if self._exp4 is not None:
@@ -681,6 +774,8 @@ class BoBLO(bandit.base.ContextualPolicy):
                 same = False
             if not same:
                 raise ValueError(f"arm_ids must be the arms of the first pull, {self._arms}")
+            if self._fused:
+                return self._arms[self._pull_fused(context)]
             i, x_t = self._play(context)
         if i is None:  # x_t is a distribution over the arms: sample the arm from it
             i = _draw(list(accumulate(np.clip(x_t, 0.0, None).tolist())), self._rng.random())
@@ -704,7 +799,10 @@ class BoBLO(bandit.base.ContextualPolicy):
             self._check_pending(context)  # (names what is wrong, if anything)
         if self._arms[self._pending[2]] != arm_id:
             raise ValueError(f"arm_id {arm_id!r} is not the arm of the pending pull")
-        self._feedback(1.0 - reward)
+        if self._fused:
+            self._feedback_fused(1.0 - reward)
+        else:
+            self._feedback(1.0 - reward)
         # river's per-arm reward statistics (`Policy.update`, inlined: no reward scaler here)
         self._rewards[arm_id].update(reward)
         self._counts[arm_id] += 1

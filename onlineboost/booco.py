@@ -199,7 +199,38 @@ class _BoOCOCore(base.Base):
         project_unchecked`). `x` is a feature dict, or a float vector when the copies offer
         vector entry points (`predict_vector`).
         """
+        if type(x) is np.ndarray and self._vector:  # (`_weak_points`, inlined)
+            return self._chain(self._copies.predict_vector(x))
         return self._chain(self._weak_points(x))
+
+    def iterate_one(self, x) -> list:
+        r"""$x^1$ for the context `x` as a list of floats: `iterates(x)[0]`, the same numbers,
+        for a caller that holds a short row in plain floats (BoBLO's per-round path). With one
+        copy ($N = 1$) the played point is $\Pi_K(x^1)$, and the round is learnt with
+        `learn_iterates(x, None, y)` (copy 1 learns at $x^0 = \mu$: no iterate is read).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import learners
+        >>> from onlineboost import BoOCO, losses, sets
+        >>> booco = BoOCO(learners.RidgePolicy(), n_learners=1, decision_set=sets.Simplex(3),
+        ...               loss=losses.Linear())
+        >>> c = np.array([0.5, -1.0])
+        >>> booco.iterate_one(c) == booco.iterates(c)[0].tolist()
+        True
+        >>> booco.learn_iterates(c, None, np.array([1.0, 0.0, 0.0]))
+        >>> [round(v, 3) for v in booco.iterate_one(c)]  # arm 0 cost 1: the other two
+        [0.0, 0.5, 0.5]
+        """
+        one = self._chain_one
+        if one is not None and type(x) is np.ndarray and self._vector and not self._mu_zero:
+            W = self._copies.predict_vector(x)
+            if W.size <= 64:  # (`_chain`'s plain floats, without the array)
+                a, mu = one
+                return [m + a * (w - m) for w, m in zip(W.tolist()[0], mu)]
+            return self._chain(W)[0].tolist()
+        return self.iterates(x)[0].tolist()
 
     def _check_loss_y(self, y):
         """`y` validated for the loss (before any state moves), scalar y as a float."""
@@ -228,9 +259,13 @@ class _BoOCOCore(base.Base):
         Copy $i$ is trained on the linear loss $a \mapsto \langle \nabla \hat f_t(x^{i-1}),
         a\rangle$, $\hat f_t = X_{K,\delta,\kappa}[\ell(\cdot, y)]$, with $x^0 = \mu$ and
         $x^1, \dots, x^{N-1}$ the first rows of `X`. `X` must come from `iterates(x)` with no
-        learning in between (the caller holds it, so nothing is cached here). `y` is validated
-        (value and shape) before any state changes.
+        learning in between (the caller holds it, so nothing is cached here); with one copy
+        ($N = 1$) it is not read and may be None (`iterate_one`). `y` is validated (value and
+        shape) before any state changes.
         """
+        if X is None and self.n_learners > 1:
+            raise ValueError("X: the iterates are needed with more than one copy "
+                             "(X = iterates(x))")
         G = self._gradients(X, self._check_loss_y(y))
         if isinstance(x, np.ndarray):
             self._copies.learn_vector(x, G)
@@ -254,8 +289,16 @@ class _BoOCOCore(base.Base):
             for i, scale in enumerate(self._scale):
                 p = prox_distance_interval((v + dy) / (1.0 + delta), lo, hi, lam)
                 grads.append((v - p) / delta * scale)
-                v = float(X[i, 0])
+                if i + 1 < N:
+                    v = float(X[i, 0])
             return np.array(grads).reshape(N, 1)
+        if N == 1 and self._linear and self._unit_scale and len(y) <= 64:
+            # one copy, the linear loss on a short row (BoBLO's default round): step 4 at
+            # x^0 = mu in plain floats (`Extension.linear_gradient_row`, the same numbers)
+            if self.kappa is None:
+                G_t = math.sqrt(float(np.dot(y, y)))
+                self._ext.kappa = self._kappa = max(self._kappa, G_t)
+            return np.array([self._ext.linear_gradient_row(self._chain_one[1], y.tolist())])
         if self.kappa is None:
             # G_t = max over K of |grad l(., y)|; for the linear loss |y| (`Linear.lipschitz`)
             G_t = (math.sqrt(float(np.dot(y, y))) if self._linear

@@ -169,17 +169,41 @@ class Extension:
         The linear loss on one short row (BoBLO with one weak learner) runs in plain floats,
         with the same operations as `prox_distance`'s: $p^\star = \operatorname{prox}_{\delta\kappa
         \operatorname{Dist}}(x - \delta y)$."""
-        delta = self.delta
         if (type(self.loss) is losses_.Linear and x.ndim == 2 and x.shape[0] == 1
                 and 0 < x.size <= _SMALL):
-            X = x.tolist()
-            dy = [delta * b for b in y.tolist()]
-            Z = [[a - b for a, b in zip(row, dy)] for row in X]
-            P = [self.decision_set.project_row_unchecked(z) for z in Z]  # the set's kernel
-            P = _prox_distance_rows(Z, P, delta * self.kappa)
-            return np.array([[(a - b) / delta for a, b in zip(xr, pr)]
-                             for xr, pr in zip(X, P)])
-        return (x - self.prox_unchecked(x, y)) / delta
+            return np.array([self.linear_gradient_row(x.tolist()[0], y.tolist())])
+        return (x - self.prox_unchecked(x, y)) / self.delta
+
+    def linear_gradient_row(self, x: list, y: list) -> list:
+        r"""`gradient_unchecked` of one point for the linear loss $\langle y, \cdot\rangle$,
+        in plain floats: `x` and the cost vector `y` are lists of $d$ finite floats (at most
+        64: the set's plain-float projection), the gradient $(x - p^\star(x))/\delta$ comes
+        back as a list. $p^\star = \operatorname{prox}_{\delta\kappa\operatorname{Dist}}(x -
+        \delta y)$ with the operations of `prox_distance` (the set's `project_row_unchecked`,
+        then the pull towards it), so the numbers are `gradient_unchecked`'s. Unchecked: the
+        per-round path of a one-copy booster (BoOCO with $N = 1$).
+
+        Examples
+        --------
+        >>> from onlineboost import extension, losses, sets
+        >>> ext = extension.Extension(losses.Linear(), sets.Simplex(3), delta=0.1, kappa=1.0)
+        >>> [round(g, 6) for g in ext.linear_gradient_row([0.5, 0.5, 0.0], [1.0, 0.0, 0.0])]
+        [0.666667, -0.333333, -0.333333]
+
+        (Within $K$ and a step $\delta y$ that stays near it, the gradient is $y$ minus its
+        mean over the coordinates that stay positive: the cost vector's part along $K$.)
+        """
+        delta = self.delta
+        z = [a - delta * b for a, b in zip(x, y)]
+        p = self.decision_set.project_row_unchecked(z)
+        # `_prox_distance_rows` of the one row, inlined
+        r = [a - b for a, b in zip(z, p)]
+        dist = math.sqrt(sum([v * v for v in r]))
+        lam = delta * self.kappa
+        if dist > lam:  # pulled towards K by lam, short of it
+            keep = 1.0 - lam / dist
+            p = [b + keep * v for b, v in zip(p, r)]
+        return [(a - b) / delta for a, b in zip(x, p)]
 
     def prox_unchecked(self, x: np.ndarray, y) -> np.ndarray:
         """`prox` for a float64 stack `x` `(..., d)` of finite points and a `y` the loss has

@@ -233,7 +233,8 @@ def learn_transform(st: Stats, v: np.ndarray, k: float = K,
     """
     count, mean, var = st.count, st.mean, st.var
     n = count + 1.0
-    if st.ready or (len(v) and var.min() > 0.0):  # learn's usual round
+    # (`np.minimum.reduce`: `.min()` without its Python wrapper)
+    if st.ready or (len(v) and np.minimum.reduce(var) > 0.0):  # learn's usual round
         h = np.sqrt(var)
         h *= k
         dev, ready = st.dev, True
@@ -256,7 +257,8 @@ def learn_transform(st: Stats, v: np.ndarray, k: float = K,
     c += var
     new_var = np.maximum(c, 0.0, out=c)
     sd = np.sqrt(new_var)
-    if ready or sd.min() > 0.0:  # transform's division (ready: as numpy divides, even by 0)
+    # transform's division (ready: as numpy divides, even by 0)
+    if ready or np.minimum.reduce(sd) > 0.0:
         z = v - new_mean
         z /= sd
     else:
@@ -270,7 +272,8 @@ def learn_transform_floats(count: list, mean: list, var: list, dev: list, v: lis
                            ready: bool, k: float = K, clip: float = CLIP) -> tuple | None:
     """`learn_transform` on plain floats (lists, one entry per column; `ready` is `st.ready`):
     the same operations entry by entry, so the same numbers bit for bit, and cheaper than
-    numpy's calls on a short row. Returns `(count, mean, var, dev, ready, z)`, or `None` when
+    numpy's calls on a short row. Returns `(count, mean, var, dev, ready, z)` (new lists, but
+    `dev` is the given list itself where no deviation can move), or `None` when
     that cannot hold: a value not finite or beyond `MAX_ABS` (the caller validates it), or
     statistics marked `ready` whose variance wore down to 0 (numpy divides by 0 there).
 
@@ -285,12 +288,46 @@ def learn_transform_floats(count: list, mean: list, var: list, dev: list, v: lis
     sqrt = math.sqrt
     if not ready:
         ready = all([s2 > 0.0 for s2 in var])  # learn's test (counts: past the warm-up)
+    if ready:  # the usual round (every variance positive): the loop below with `ready` set
+        out_n, out_m, out_v, out_z = [], [], [], []
+        put_n, put_m, put_v, put_z = out_n.append, out_m.append, out_v.append, out_z.append
+        lo_x, hi_x, lo_z = -MAX_ABS, MAX_ABS, -clip
+        for x, c0, m, s2 in zip(v, count, mean, var):
+            if not lo_x <= x <= hi_x:
+                return None
+            n = c0 + 1.0
+            h = sqrt(s2) * k
+            c = m - h
+            if not x < c:
+                c = x
+            hi = m + h
+            if c > hi:
+                c = hi
+            d0 = c - m
+            m1 = d0 / n + m
+            s1 = (d0 * (c - m1) - s2) / n + s2
+            if not s1 > 0.0:  # (worn down to 0, or below: numpy would divide by 0)
+                return None
+            zz = (x - m1) / sqrt(s1)
+            if zz < lo_z:
+                zz = lo_z
+            if zz > clip:
+                zz = clip
+            put_n(n)
+            put_m(m1)
+            put_v(s1)
+            put_z(zz)
+        return out_n, out_m, out_v, dev, True, out_z  # (no deviation moves once ready)
+    # some variance is 0 (a constant or sparse column): its band is the last deviation
     out_n, out_m, out_v, out_d, out_z = [], [], [], [], []
+    put_n, put_m, put_v, put_d, put_z = (out_n.append, out_m.append, out_v.append, out_d.append,
+                                         out_z.append)
+    lo_x, hi_x, lo_z = -MAX_ABS, MAX_ABS, -clip
     for x, c0, m, s2, dv in zip(v, count, mean, var, dev):
-        if not -MAX_ABS <= x <= MAX_ABS:
+        if not lo_x <= x <= hi_x:
             return None
         n = c0 + 1.0
-        h = sqrt(s2) * k if ready or s2 > 0.0 else dv
+        h = sqrt(s2) * k if s2 > 0.0 else dv
         c = m - h
         if not x < c:  # np.maximum(x, m - h): x unless x < m - h
             c = x
@@ -302,24 +339,22 @@ def learn_transform_floats(count: list, mean: list, var: list, dev: list, v: lis
         s1 = (d0 * (c - m1) - s2) / n + s2
         if s1 < 0.0:
             s1 = 0.0
-        if not ready and s2 == 0.0 and x != m:
+        if s2 == 0.0 and x != m:
             dv = abs(x - m)
         if s1 > 0.0:
             zz = (x - m1) / sqrt(s1)
-            if zz < -clip:
-                zz = -clip
+            if zz < lo_z:
+                zz = lo_z
             if zz > clip:
                 zz = clip
-        elif ready:
-            return None
         else:
             zz = 0.0
-        out_n.append(n)
-        out_m.append(m1)
-        out_v.append(s1)
-        out_d.append(dv)
-        out_z.append(zz)
-    return out_n, out_m, out_v, out_d, ready, out_z
+        put_n(n)
+        put_m(m1)
+        put_v(s1)
+        put_d(dv)
+        put_z(zz)
+    return out_n, out_m, out_v, out_d, False, out_z
 
 
 def _checked(x, name: str) -> np.ndarray:

@@ -148,14 +148,12 @@ def _projection_simplex_row(z: list, scale: float) -> list:
         if u <= t:  # the support ends before u (u * j <= css, the sorted test)
             break
         tau = t
-    # (`0.0 if 0.0 > w else w` is `max(w, 0.0)`, without the builtin's call)
-    p = [0.0 if 0.0 > w else w for w in [(v - m) - tau for v in z]]
-    free = [i for i, v in enumerate(p) if 0.0 < v]
-    if free:
-        r = (scale - sum(p)) / len(free)
-        for i in free:
-            w = p[i] + r
-            p[i] = 0.0 if 0.0 > w else w
+    # (`w if not 0.0 > w else 0.0` is `max(w, 0.0)`, without the builtin's call)
+    p = [w if not 0.0 > (w := (v - m) - tau) else 0.0 for v in z]
+    free = len([v for v in p if 0.0 < v])
+    if free:  # the free coordinates move by the sum's rounding error, the others stay
+        r = (scale - sum(p)) / free
+        p = [(w if not 0.0 > (w := v + r) else 0.0) if 0.0 < v else v for v in p]
     return p
 
 

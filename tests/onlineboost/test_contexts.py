@@ -142,6 +142,38 @@ def test_the_fused_scaling_kernels_compute_the_rule_bit_for_bit(q):
         scaling.learn(st, np.ones(q)), np.ones(q)))  # (a new key: the general path)
 
 
+@pytest.mark.parametrize("q", [3, 10, 24])
+def test_the_plain_float_kernel_of_a_ready_row_is_the_rule_bit_for_bit(q):
+    """Every column varying (the statistics become `ready`: the plain-float kernel's own
+    loop for that case), with winsorised outliers and a value that drives a column's z past
+    the clip: `scaling.learn` then `scaling.transform`, bit for bit, also against
+    `learn_transform_floats` called on the statistics as lists."""
+    from onlineboost import scaling
+
+    rng = np.random.default_rng(100 + q)
+    reader = ContextVectors(scale=True)
+    st = scaling.Stats.empty(q)
+    for t in range(300):
+        v = rng.normal(loc=-1.0, scale=0.5 + np.arange(q), size=q)
+        if t in (50, 51, 200):
+            v[t % q] = 1e80 if t != 51 else -1e95
+        x = {f"c{j}": float(a) for j, a in enumerate(v)}
+        if t > 20:
+            out = scaling.learn_transform_floats(st.count.tolist(), st.mean.tolist(),
+                                                 st.var.tolist(), st.dev.tolist(), v.tolist(),
+                                                 st.ready)
+        got = reader.read(x)
+        reader.commit()
+        st = scaling.learn(st, v)
+        want = scaling.transform(st, v)
+        np.testing.assert_array_equal(got, want)
+        if t > 20:
+            assert st.ready and out[4]
+            np.testing.assert_array_equal(out[5], want)
+            np.testing.assert_array_equal(out[1], st.mean)
+            np.testing.assert_array_equal(out[2], st.var)
+
+
 @pytest.mark.parametrize("q", [2, 30])
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), 1e308, -1.1e100, 10**400, True,
                                  "1.5", None])
