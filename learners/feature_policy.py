@@ -252,11 +252,16 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
             if self.forget != 1.0:
                 P *= 1.0 / self.forget
             u = P.dot(phi)
-            v = u / (1.0 + float(phi.dot(u)))
+            s = 1.0 + float(phi.dot(u))
+            v = u / s
             theta = self._theta[0]
             g = g - theta.dot(phi)  # the residuals
             theta += g[:, None] * v
-            P -= u[:, None] * v
+            if s > 0.0:  # exactly symmetric, as below
+                w = u * (1.0 / math.sqrt(s))
+                P -= w[:, None] * w
+            else:
+                P -= u[:, None] * v
             return
         if self.model is not None:
             G = G - self.model.costs(c) if not self.residual else G.copy()
