@@ -96,11 +96,20 @@ class RidgeMixture:
         self.G[:, :, 1, 0] = float(start)  # bias first
         self.loss = [0.0] * M  # cumulative prequential squared errors
         self.weights = np.full(M, 1.0 / M)
+        self._T = self.G[:, :, -1]  # every model's weights (a view of G; rebuilt with G)
         self._theta = None  # the mixed weights, until the next `learn`
-        self._last = None  # (v, its bytes, ce, bounds, U) of the last context, until `learn`
+        # (v, its bytes, ce, bounds, U, bounds as an array) of the last context, until `learn`
+        self._last = None
 
+    # the caches are no state (and a view is pickled as a copy): rebuilt from G
     def __getstate__(self) -> dict:
-        return {**self.__dict__, "_last": None, "_theta": None}
+        state = {**self.__dict__, "_last": None, "_theta": None}
+        state.pop("_T", None)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._T = self.G[:, :, -1]
 
     @property
     def P(self) -> np.ndarray:
@@ -110,33 +119,61 @@ class RidgeMixture:
     @property
     def Theta(self) -> np.ndarray:
         """Every model's per-arm weights, `(M, k, q)` (a view), bias first."""
-        return self.G[:, :, -1]
+        return self._T
 
     @property
     def theta(self) -> np.ndarray:
         r"""The mixture's per-arm weights $\sum_j w_j \hat\theta^{(j)}_a$, `(k, q)`."""
         if self._theta is None:
             M, k, _, q = self.G.shape
-            self._theta = (self.weights @ self.Theta.reshape(M, k * q)).reshape(k, q)
+            self._theta = (self.weights @ self._T.reshape(M, k * q)).reshape(k, q)
         return self._theta
 
-    def lower(self, v: np.ndarray) -> tuple:
-        """`(ce, bounds, U)` for the context vector `v`, as `_ArmRidge.lower` (computed once
-        per context between two `learn`s)."""
+    def _lower(self, v: np.ndarray) -> tuple:
+        """The cache entry of `v` (computed unless it holds `v`, unchanged)."""
         last = self._last
         if last is not None and last[0] is v and last[1] == v.tobytes():
-            return last[2:]
-        ce = self.extend(v)
-        bounds, U = self.predict(ce, self.optimism)
-        self._last = (v, v.tobytes(), ce, bounds, U)
-        return ce, bounds, U
+            return last
+        if len(v) + 1 == self.G.shape[3]:  # (1, v) where the model knows v's columns
+            ce = np.empty(len(v) + 1)
+            ce[0] = 1.0
+            ce[1:] = v
+        else:  # (`extend` grows the model)
+            ce = self.extend(v)
+        optimism = self.optimism
+        if optimism:
+            bounds, U = self.predict(ce, optimism)
+            arr = np.array(bounds)
+        else:  # (`predict` without optimism: the means, kept as an array too)
+            arr = self.weights.dot(self._T @ ce)
+            bounds, U = arr.tolist(), None
+        last = self._last = (v, v.tobytes(), ce, bounds, U, arr)
+        return last
+
+    def lower(self, v: np.ndarray) -> tuple:
+        """`(ce, bounds, U)` for the context vector `v`, as `_ArmRidge.lower`: its extended row
+        (the model grows to its columns), `predict(ce, optimism)` and the rows for `learn`.
+        Computed once per context between two `learn`s (the play and the estimate of a round
+        share it)."""
+        return self._lower(v)[2:5]
+
+    def costs_and_row(self, v: np.ndarray) -> tuple:
+        r"""`(costs(v), row)`: the row $\tilde c = (1, v)$ the model uses for `v` (the cached
+        array: not to be written to), or None unless the model has exactly v's columns (it
+        does not grow here); lent to a weak learner on the model that builds the same row
+        (`learners.FeaturePolicy`)."""
+        if len(v) + 1 == self.G.shape[3]:
+            last = self._lower(v)
+            return last[5], last[2]
+        return self.costs(v), None
 
     def costs(self, v: np.ndarray) -> np.ndarray:
-        """Every arm's predicted loss (minus the optimism's width) for `v`, `(k,)`, without
-        growing: columns not yet seen count with weight 0 and prior precision $\\lambda_j$."""
+        """Every arm's predicted loss (minus the optimism's width) for `v`, `(k,)` (the cached
+        array: not to be written to), without growing: columns not yet seen count with weight
+        0 and prior precision $\\lambda_j$."""
         q = self.G.shape[3]
         if len(v) + 1 <= q:
-            return np.array(self.lower(v)[1])
+            return self._lower(v)[5]
         ce = np.empty(q)
         ce[0] = 1.0
         ce[1:] = v[:q - 1]
@@ -156,8 +193,9 @@ class RidgeMixture:
             G = np.zeros((M, k, q2 + 1, q2))
             G[:, :, :q2] = np.eye(q2) / self.penalties[:, None, None, None]
             G[:, :, :q, :q] = self.P
-            G[:, :, q2, :q] = self.Theta
+            G[:, :, q2, :q] = self._T
             self.G = G
+            self._T = G[:, :, -1]
             self._theta = None
             q = q2
         ce = np.zeros(q)
@@ -168,24 +206,29 @@ class RidgeMixture:
     def predict(self, ce: np.ndarray, optimism: float) -> tuple[list, np.ndarray | None]:
         r"""Every arm's mixed prediction minus `optimism` times the weighted width, and the
         rows $P^{(j)}_a \tilde c$ `(M, k, q)` (`None` without optimism) for `learn`."""
-        m = (self.weights @ (self.Theta @ ce)).tolist()
+        m = self.weights.dot(self._T @ ce).tolist()
         if not optimism:
             return m, None
         U = self.P @ ce  # (M, k, q)
-        w = (self.weights @ (U @ ce)).tolist()
+        w = self.weights.dot(U.dot(ce)).tolist()
         return [v - optimism * math.sqrt(max(s, 0.0)) for v, s in zip(m, w)], U
 
     def learn(self, ce: np.ndarray, a: int, residual: float, U: np.ndarray | None = None) -> None:
-        """Score every model on arm `a`'s loss `residual + theta[a] @ ce` (the residual of the
-        mixture, as `_ArmRidge.learn` takes it), reweight, then one recursive-least-squares
-        step of arm `a` in every model."""
-        loss = residual + float(self.theta[a] @ ce)
+        """`learn_loss` on arm `a`'s loss `residual + theta[a] @ ce` (the residual of the
+        mixture, as `_ArmRidge.learn` takes it): `learn(ce, a, loss - theta[a] @ ce)` and
+        `learn_loss(ce, a, loss)` agree up to rounding."""
+        self.learn_loss(ce, a, residual + float(self.theta[a] @ ce), U)
+
+    def learn_loss(self, ce: np.ndarray, a: int, loss: float, U: np.ndarray | None = None) -> None:
+        """Score every model on arm `a`'s observed `loss`, reweight, then one
+        recursive-least-squares step of arm `a` in every model (`U`, `predict`'s rows, is not
+        needed: one product gives them with the models' predictions)."""
         self._last = None
         self._theta = None
         Ga = self.G[:, a]  # (M, q + 1, q), a view
         g = Ga @ ce  # (M, q + 1): P_a c~ and, last, theta_a . c~ (the prequential predictions)
         u = g[:, :-1]
-        s = (u @ ce).tolist()  # c~' P_a c~ per model
+        s = u.dot(ce).tolist()  # c~' P_a c~ per model
         g[:, -1] -= loss  # (the residuals' negatives)
         r = g[:, -1].tolist()
         # the weights in plain floats (a handful of penalties)
