@@ -89,14 +89,15 @@ class RidgeMixture:
         self.optimism = float(optimism)
         self.rate = float(rate)
         M = lam.size
-        # G[j, a] = [P_a; theta_a], (q + 1, q): arm a's inverse Gram matrix of model j with its
-        # weights as one more row, so one product gives P_a c~ and theta_a . c~
-        self.G = np.empty((M, self.k, 2, 1))
-        self.G[:, :, 0, 0] = (1.0 / lam)[:, None]
+        # G[a, j] = [P_a; theta_a], (q + 1, q): arm a's inverse Gram matrix of model j with its
+        # weights as one more row, so one product gives P_a c~ and theta_a . c~ (arm-major:
+        # the played arm's blocks of every model are one contiguous (M, q + 1, q) array)
+        self.G = np.empty((self.k, M, 2, 1))
+        self.G[:, :, 0, 0] = 1.0 / lam
         self.G[:, :, 1, 0] = float(start)  # bias first
         self.loss = [0.0] * M  # cumulative prequential squared errors
         self.weights = np.full(M, 1.0 / M)
-        self._T = self.G[:, :, -1]  # every model's weights (a view of G; rebuilt with G)
+        self._T = self.G[:, :, -1].swapaxes(0, 1)  # every model's weights (a view of G)
         self._theta = None  # the mixed weights, until the next `learn`
         # (v, its bytes, ce, bounds, U, bounds as an array) of the last context, until `learn`
         self._last = None
@@ -109,12 +110,12 @@ class RidgeMixture:
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._T = self.G[:, :, -1]
+        self._T = self.G[:, :, -1].swapaxes(0, 1)
 
     @property
     def P(self) -> np.ndarray:
         """Every model's per-arm inverse Gram matrices, `(M, k, q, q)` (a view)."""
-        return self.G[:, :, :-1]
+        return self.G[:, :, :-1].swapaxes(0, 1)
 
     @property
     def Theta(self) -> np.ndarray:
@@ -125,8 +126,7 @@ class RidgeMixture:
     def theta(self) -> np.ndarray:
         r"""The mixture's per-arm weights $\sum_j w_j \hat\theta^{(j)}_a$, `(k, q)`."""
         if self._theta is None:
-            M, k, _, q = self.G.shape
-            self._theta = (self.weights @ self._T.reshape(M, k * q)).reshape(k, q)
+            self._theta = self._T.transpose(1, 2, 0).dot(self.weights)
         return self._theta
 
     def _lower(self, v: np.ndarray) -> tuple:
@@ -190,12 +190,12 @@ class RidgeMixture:
         q = self.G.shape[3]
         if len(c) + 1 > q:
             M, k, q2 = len(self.penalties), self.k, len(c) + 1
-            G = np.zeros((M, k, q2 + 1, q2))
-            G[:, :, :q2] = np.eye(q2) / self.penalties[:, None, None, None]
-            G[:, :, :q, :q] = self.P
-            G[:, :, q2, :q] = self._T
+            G = np.zeros((k, M, q2 + 1, q2))
+            G[:, :, :q2] = np.eye(q2) / self.penalties[:, None, None]
+            G[:, :, :q, :q] = self.G[:, :, :q]
+            G[:, :, q2, :q] = self.G[:, :, -1]
             self.G = G
-            self._T = G[:, :, -1]
+            self._T = G[:, :, -1].swapaxes(0, 1)
             self._theta = None
             q = q2
         ce = np.zeros(q)
@@ -225,12 +225,13 @@ class RidgeMixture:
         needed: one product gives them with the models' predictions)."""
         self._last = None
         self._theta = None
-        Ga = self.G[:, a]  # (M, q + 1, q), a view
+        Ga = self.G[a]  # (M, q + 1, q), a contiguous view
         g = Ga @ ce  # (M, q + 1): P_a c~ and, last, theta_a . c~ (the prequential predictions)
         u = g[:, :-1]
         s = u.dot(ce).tolist()  # c~' P_a c~ per model
-        g[:, -1] -= loss  # (the residuals' negatives)
-        r = g[:, -1].tolist()
+        r = g[:, -1]  # (a view)
+        r -= loss  # (the residuals' negatives)
+        r = r.tolist()
         # the weights in plain floats (a handful of penalties)
         cum = self.loss = [L + e * e for L, e in zip(self.loss, r)]
         low, rate = min(cum), self.rate
