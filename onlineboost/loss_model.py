@@ -228,19 +228,32 @@ class RidgeMixture:
         Ga = self.G[a]  # (M, q + 1, q), a contiguous view
         g = Ga @ ce  # (M, q + 1): P_a c~ and, last, theta_a . c~ (the prequential predictions)
         u = g[:, :-1]
-        s = u.dot(ce).tolist()  # c~' P_a c~ per model
         r = g[:, -1]  # (a view)
         r -= loss  # (the residuals' negatives)
-        r = r.tolist()
-        # the weights in plain floats (a handful of penalties)
-        cum = self.loss = [L + e * e for L, e in zip(self.loss, r)]
-        low, rate = min(cum), self.rate
-        if low == math.inf:  # every model's error overflowed (losses beyond 1e150): uniform
-            low = 0.0
-            cum = self.loss = [0.0] * len(cum)
-        w = [math.exp(rate * (low - L)) for L in cum]  # (exp(-inf) = 0: an overflowed model)
-        total = sum(w)
-        self.weights = np.array([x / total for x in w])
+        # the weights in plain floats (a handful of penalties; two written out: the default)
+        cum, rate = self.loss, self.rate
+        if len(cum) == 2:
+            (s0, s1), (e0, e1) = u.dot(ce).tolist(), r.tolist()  # s: c~' P_a c~ per model
+            L0, L1 = cum[0] + e0 * e0, cum[1] + e1 * e1
+            low = min(L0, L1)
+            if low == math.inf:  # both errors overflowed (losses beyond 1e150): uniform
+                L0 = L1 = low = 0.0
+            self.loss = [L0, L1]
+            w0, w1 = math.exp(rate * (low - L0)), math.exp(rate * (low - L1))
+            total = w0 + w1
+            self.weights = np.array((w0 / total, w1 / total))
+            c = np.array(((1.0 / (1.0 + s0),), (1.0 / (1.0 + s1),)))
+        else:
+            s = u.dot(ce).tolist()
+            cum = self.loss = [L + e * e for L, e in zip(cum, r.tolist())]
+            low = min(cum)
+            if low == math.inf:  # every model's error overflowed: uniform
+                low = 0.0
+                cum = self.loss = [0.0] * len(cum)
+            w = [math.exp(rate * (low - L)) for L in cum]  # (exp(-inf) = 0: an overflowed model)
+            total = sum(w)
+            self.weights = np.array([x / total for x in w])
+            c = np.array([[1.0 / (1.0 + x)] for x in s])
         # [P; theta] -= [u; -r] u' / (1 + c~' u): the rank-one step and the weights' step
-        h = g * np.array([[1.0 / (1.0 + x)] for x in s])
+        h = g * c
         Ga -= h[:, :, None] * u[:, None, :]
