@@ -155,15 +155,16 @@ def test_costs_and_row_lend_the_cached_costs_and_row():
     assert pickle.dumps(model) == before
 
 
-def test_prediction_is_the_exponentially_weighted_average_of_the_single_models():
+@pytest.mark.parametrize("penalties", [(0.5, 5.0, 50.0), (0.5, 50.0)])
+def test_prediction_is_the_exponentially_weighted_average_of_the_single_models(penalties):
     """Transcription of the rule: weights proportional to exp(-rate * sum of each model's
     squared error on the played arm's loss, measured before the model learns it), the
     prediction their weighted average. Scoring after learning, another rate, or selecting
-    the best model instead of averaging fails."""
-    penalties, rate = (0.5, 5.0, 50.0), 0.5
+    the best model instead of averaging fails (two penalties: the written-out path)."""
+    rate = 0.5
     mix = RidgeMixture(3, penalties, 0.5, rate=rate)
     singles = [_ArmRidge(3, lam, 0.5) for lam in penalties]
-    cum = np.zeros(3)
+    cum = np.zeros(len(penalties))
     for c, a, loss in _stream(T=200, seed=1):
         preds = []
         for m in singles:
