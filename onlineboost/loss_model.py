@@ -22,9 +22,13 @@ played. The mixture is itself a linear model per arm, with weights
 $\sum_j w_j \hat\theta^{(j)}_a$ (`theta`).
 
 The cost per round is that of $M$ ridge models in a few numpy calls: arm $a$ of model $j$ keeps
-$[P^{(j)}_a; \hat\theta^{(j)}_a]$ as one $(q + 1, q)$ block, so one batched product gives
-every model's $P_a\tilde c$ and prequential prediction, one rank-one update moves both, and one
-$(M, k, q)$ product predicts (`BoBLO()`'s two models cost about 15% of a round more than one).
+$[P^{(j)}_a; \hat\theta^{(j)}_a]$ as one $(q + 1, q)$ block, the played arm's blocks of every
+model one contiguous $(M, q + 1, q)$ array, so one batched product gives every model's
+$P_a\tilde c$ and prequential prediction, one rank-one update moves both, and one $(M, k, q)$
+product predicts; the weights are plain floats (two penalties written out), and the costs of a
+context are computed once between two `learn`s (`costs`, `costs_and_row` and `lower` share
+them). The model's part of a round still costs about twice one ridge model's (about 10-15% of
+a `BoBLO()` round on the development streams): the calls are batched, not fewer.
 """
 
 from __future__ import annotations
