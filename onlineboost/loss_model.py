@@ -22,9 +22,13 @@ played. The mixture is itself a linear model per arm, with weights
 $\sum_j w_j \hat\theta^{(j)}_a$ (`theta`).
 
 The cost per round is that of $M$ ridge models in a few numpy calls: arm $a$ of model $j$ keeps
-$[P^{(j)}_a; \hat\theta^{(j)}_a]$ as one $(q + 1, q)$ block, so one batched product gives
-every model's $P_a\tilde c$ and prequential prediction, one rank-one update moves both, and one
-$(M, k, q)$ product predicts (`BoBLO()`'s two models cost about 15% of a round more than one).
+$[P^{(j)}_a; \hat\theta^{(j)}_a]$ as one $(q + 1, q)$ block, the played arm's blocks of every
+model one contiguous $(M, q + 1, q)$ array, so one batched product gives every model's
+$P_a\tilde c$ and prequential prediction, one rank-one update moves both, and one $(M, k, q)$
+product predicts; the weights are plain floats (two penalties written out), and the costs of a
+context are computed once between two `learn`s (`costs`, `costs_and_row` and `lower` share
+them). The model's part of a round still costs about twice one ridge model's (about 10-15% of
+a `BoBLO()` round on the development streams): the calls are batched, not fewer.
 """
 
 from __future__ import annotations
@@ -89,54 +93,91 @@ class RidgeMixture:
         self.optimism = float(optimism)
         self.rate = float(rate)
         M = lam.size
-        # G[j, a] = [P_a; theta_a], (q + 1, q): arm a's inverse Gram matrix of model j with its
-        # weights as one more row, so one product gives P_a c~ and theta_a . c~
-        self.G = np.empty((M, self.k, 2, 1))
-        self.G[:, :, 0, 0] = (1.0 / lam)[:, None]
+        # G[a, j] = [P_a; theta_a], (q + 1, q): arm a's inverse Gram matrix of model j with its
+        # weights as one more row, so one product gives P_a c~ and theta_a . c~ (arm-major:
+        # the played arm's blocks of every model are one contiguous (M, q + 1, q) array)
+        self.G = np.empty((self.k, M, 2, 1))
+        self.G[:, :, 0, 0] = 1.0 / lam
         self.G[:, :, 1, 0] = float(start)  # bias first
         self.loss = [0.0] * M  # cumulative prequential squared errors
         self.weights = np.full(M, 1.0 / M)
+        self._T = self.G[:, :, -1].swapaxes(0, 1)  # every model's weights (a view of G)
         self._theta = None  # the mixed weights, until the next `learn`
-        self._last = None  # (v, its bytes, ce, bounds, U) of the last context, until `learn`
+        # (v, its bytes, ce, bounds, U, bounds as an array) of the last context, until `learn`
+        self._last = None
 
+    # the caches are no state (and a view is pickled as a copy): rebuilt from G
     def __getstate__(self) -> dict:
-        return {**self.__dict__, "_last": None, "_theta": None}
+        state = {**self.__dict__, "_last": None, "_theta": None}
+        state.pop("_T", None)
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._T = self.G[:, :, -1].swapaxes(0, 1)
 
     @property
     def P(self) -> np.ndarray:
         """Every model's per-arm inverse Gram matrices, `(M, k, q, q)` (a view)."""
-        return self.G[:, :, :-1]
+        return self.G[:, :, :-1].swapaxes(0, 1)
 
     @property
     def Theta(self) -> np.ndarray:
         """Every model's per-arm weights, `(M, k, q)` (a view), bias first."""
-        return self.G[:, :, -1]
+        return self._T
 
     @property
     def theta(self) -> np.ndarray:
         r"""The mixture's per-arm weights $\sum_j w_j \hat\theta^{(j)}_a$, `(k, q)`."""
         if self._theta is None:
-            M, k, _, q = self.G.shape
-            self._theta = (self.weights @ self.Theta.reshape(M, k * q)).reshape(k, q)
+            self._theta = self._T.transpose(1, 2, 0).dot(self.weights)
         return self._theta
 
-    def lower(self, v: np.ndarray) -> tuple:
-        """`(ce, bounds, U)` for the context vector `v`, as `_ArmRidge.lower` (computed once
-        per context between two `learn`s)."""
+    def _lower(self, v: np.ndarray) -> tuple:
+        """The cache entry of `v` (computed unless it holds `v`, unchanged)."""
         last = self._last
         if last is not None and last[0] is v and last[1] == v.tobytes():
-            return last[2:]
-        ce = self.extend(v)
-        bounds, U = self.predict(ce, self.optimism)
-        self._last = (v, v.tobytes(), ce, bounds, U)
-        return ce, bounds, U
+            return last
+        if len(v) + 1 == self.G.shape[3]:  # (1, v) where the model knows v's columns
+            ce = np.empty(len(v) + 1)
+            ce[0] = 1.0
+            ce[1:] = v
+        else:  # (`extend` grows the model)
+            ce = self.extend(v)
+        optimism = self.optimism
+        if optimism:
+            bounds, U = self.predict(ce, optimism)
+            arr = np.array(bounds)
+        else:  # (`predict` without optimism: the means, kept as an array too)
+            arr = self.weights.dot(self._T @ ce)
+            bounds, U = arr.tolist(), None
+        last = self._last = (v, v.tobytes(), ce, bounds, U, arr)
+        return last
+
+    def lower(self, v: np.ndarray) -> tuple:
+        """`(ce, bounds, U)` for the context vector `v`, as `_ArmRidge.lower`: its extended row
+        (the model grows to its columns), `predict(ce, optimism)` and the rows for `learn`.
+        Computed once per context between two `learn`s (the play and the estimate of a round
+        share it)."""
+        return self._lower(v)[2:5]
+
+    def costs_and_row(self, v: np.ndarray) -> tuple:
+        r"""`(costs(v), row)`: the row $\tilde c = (1, v)$ the model uses for `v` (the cached
+        array: not to be written to), or None unless the model has exactly v's columns (it
+        does not grow here); lent to a weak learner on the model that builds the same row
+        (`learners.FeaturePolicy`)."""
+        if len(v) + 1 == self.G.shape[3]:
+            last = self._lower(v)
+            return last[5], last[2]
+        return self.costs(v), None
 
     def costs(self, v: np.ndarray) -> np.ndarray:
-        """Every arm's predicted loss (minus the optimism's width) for `v`, `(k,)`, without
-        growing: columns not yet seen count with weight 0 and prior precision $\\lambda_j$."""
+        """Every arm's predicted loss (minus the optimism's width) for `v`, `(k,)` (the cached
+        array: not to be written to), without growing: columns not yet seen count with weight
+        0 and prior precision $\\lambda_j$."""
         q = self.G.shape[3]
         if len(v) + 1 <= q:
-            return np.array(self.lower(v)[1])
+            return self._lower(v)[5]
         ce = np.empty(q)
         ce[0] = 1.0
         ce[1:] = v[:q - 1]
@@ -153,11 +194,12 @@ class RidgeMixture:
         q = self.G.shape[3]
         if len(c) + 1 > q:
             M, k, q2 = len(self.penalties), self.k, len(c) + 1
-            G = np.zeros((M, k, q2 + 1, q2))
-            G[:, :, :q2] = np.eye(q2) / self.penalties[:, None, None, None]
-            G[:, :, :q, :q] = self.P
-            G[:, :, q2, :q] = self.Theta
+            G = np.zeros((k, M, q2 + 1, q2))
+            G[:, :, :q2] = np.eye(q2) / self.penalties[:, None, None]
+            G[:, :, :q, :q] = self.G[:, :, :q]
+            G[:, :, q2, :q] = self.G[:, :, -1]
             self.G = G
+            self._T = G[:, :, -1].swapaxes(0, 1)
             self._theta = None
             q = q2
         ce = np.zeros(q)
@@ -168,35 +210,54 @@ class RidgeMixture:
     def predict(self, ce: np.ndarray, optimism: float) -> tuple[list, np.ndarray | None]:
         r"""Every arm's mixed prediction minus `optimism` times the weighted width, and the
         rows $P^{(j)}_a \tilde c$ `(M, k, q)` (`None` without optimism) for `learn`."""
-        m = (self.weights @ (self.Theta @ ce)).tolist()
+        m = self.weights.dot(self._T @ ce).tolist()
         if not optimism:
             return m, None
         U = self.P @ ce  # (M, k, q)
-        w = (self.weights @ (U @ ce)).tolist()
+        w = self.weights.dot(U.dot(ce)).tolist()
         return [v - optimism * math.sqrt(max(s, 0.0)) for v, s in zip(m, w)], U
 
     def learn(self, ce: np.ndarray, a: int, residual: float, U: np.ndarray | None = None) -> None:
-        """Score every model on arm `a`'s loss `residual + theta[a] @ ce` (the residual of the
-        mixture, as `_ArmRidge.learn` takes it), reweight, then one recursive-least-squares
-        step of arm `a` in every model."""
-        loss = residual + float(self.theta[a] @ ce)
+        """`learn_loss` on arm `a`'s loss `residual + theta[a] @ ce` (the residual of the
+        mixture, as `_ArmRidge.learn` takes it): `learn(ce, a, loss - theta[a] @ ce)` and
+        `learn_loss(ce, a, loss)` agree up to rounding."""
+        self.learn_loss(ce, a, residual + float(self.theta[a] @ ce), U)
+
+    def learn_loss(self, ce: np.ndarray, a: int, loss: float, U: np.ndarray | None = None) -> None:
+        """Score every model on arm `a`'s observed `loss`, reweight, then one
+        recursive-least-squares step of arm `a` in every model (`U`, `predict`'s rows, is not
+        needed: one product gives them with the models' predictions)."""
         self._last = None
         self._theta = None
-        Ga = self.G[:, a]  # (M, q + 1, q), a view
+        Ga = self.G[a]  # (M, q + 1, q), a contiguous view
         g = Ga @ ce  # (M, q + 1): P_a c~ and, last, theta_a . c~ (the prequential predictions)
         u = g[:, :-1]
-        s = (u @ ce).tolist()  # c~' P_a c~ per model
-        g[:, -1] -= loss  # (the residuals' negatives)
-        r = g[:, -1].tolist()
-        # the weights in plain floats (a handful of penalties)
-        cum = self.loss = [L + e * e for L, e in zip(self.loss, r)]
-        low, rate = min(cum), self.rate
-        if low == math.inf:  # every model's error overflowed (losses beyond 1e150): uniform
-            low = 0.0
-            cum = self.loss = [0.0] * len(cum)
-        w = [math.exp(rate * (low - L)) for L in cum]  # (exp(-inf) = 0: an overflowed model)
-        total = sum(w)
-        self.weights = np.array([x / total for x in w])
+        r = g[:, -1]  # (a view)
+        r -= loss  # (the residuals' negatives)
+        # the weights in plain floats (a handful of penalties; two written out: the default)
+        cum, rate = self.loss, self.rate
+        if len(cum) == 2:
+            (s0, s1), (e0, e1) = u.dot(ce).tolist(), r.tolist()  # s: c~' P_a c~ per model
+            L0, L1 = cum[0] + e0 * e0, cum[1] + e1 * e1
+            low = min(L0, L1)
+            if low == math.inf:  # both errors overflowed (losses beyond 1e150): uniform
+                L0 = L1 = low = 0.0
+            self.loss = [L0, L1]
+            w0, w1 = math.exp(rate * (low - L0)), math.exp(rate * (low - L1))
+            total = w0 + w1
+            self.weights = np.array((w0 / total, w1 / total))
+            c = np.array(((1.0 / (1.0 + s0),), (1.0 / (1.0 + s1),)))
+        else:
+            s = u.dot(ce).tolist()
+            cum = self.loss = [L + e * e for L, e in zip(cum, r.tolist())]
+            low = min(cum)
+            if low == math.inf:  # every model's error overflowed: uniform
+                low = 0.0
+                cum = self.loss = [0.0] * len(cum)
+            w = [math.exp(rate * (low - L)) for L in cum]  # (exp(-inf) = 0: an overflowed model)
+            total = sum(w)
+            self.weights = np.array([x / total for x in w])
+            c = np.array([[1.0 / (1.0 + x)] for x in s])
         # [P; theta] -= [u; -r] u' / (1 + c~' u): the rank-one step and the weights' step
-        h = g * np.array([[1.0 / (1.0 + x)] for x in s])
+        h = g * c
         Ga -= h[:, :, None] * u[:, None, :]

@@ -49,15 +49,122 @@ def test_one_penalty_is_the_single_ridge_model(optimism):
     np.testing.assert_allclose(np.array(got), np.array(want), rtol=0, atol=1e-12)
 
 
-def test_prediction_is_the_exponentially_weighted_average_of_the_single_models():
+class _ReferenceRidge:
+    """A transcription of the one-penalty "dr" model's rules (`boblo._ArmRidge` with
+    `learn_loss`), written out here with no code shared with the library: per arm
+    P = (lam I + sum c~ c~')^-1 and theta by recursive least squares from (start, 0, ...), new
+    columns entering with weight 0 and prior precision lam, prediction theta . c~ minus
+    optimism times sqrt(c~' P c~)."""
+
+    def __init__(self, k, lam, start, optimism):
+        self.k, self.lam, self.optimism = k, lam, optimism
+        self.P = [np.eye(1) / lam for _ in range(k)]
+        self.theta = [np.array([start]) for _ in range(k)]
+
+    def row(self, v):
+        q = len(v) + 1
+        for a in range(self.k):
+            q0 = len(self.theta[a])
+            if q > q0:
+                P = np.eye(q) / self.lam
+                P[:q0, :q0] = self.P[a]
+                self.P[a] = P
+                self.theta[a] = np.concatenate([self.theta[a], np.zeros(q - q0)])
+        return np.concatenate([[1.0], v, np.zeros(len(self.theta[0]) - q)])
+
+    def costs(self, v):
+        ce = self.row(v)
+        return np.array([self.theta[a] @ ce - self.optimism * math.sqrt(ce @ self.P[a] @ ce)
+                         for a in range(self.k)])
+
+    def learn_loss(self, v, a, loss):
+        ce = self.row(v)
+        u = self.P[a] @ ce
+        s = 1.0 + ce @ u
+        self.theta[a] = self.theta[a] + (loss - self.theta[a] @ ce) / s * u
+        self.P[a] = self.P[a] - np.outer(u, u) / s
+
+
+@pytest.mark.parametrize("optimism", [0.0, 0.3])
+def test_one_penalty_learn_loss_matches_a_transcription_of_the_single_model(optimism):
+    """A one-penalty mixture driven through the fused round's interface (`costs_and_row` to
+    play, `lower` for the estimate, `learn_loss` with the observed loss) predicts as the
+    single ridge model of the written-out rules, round by round, also when a column appears
+    mid-stream. A wrong step size, a step from the residual where the loss is expected (or
+    the reverse), a wrong width or a wrong prior on new columns fails."""
+    rounds = list(_stream(T=300, grow_at=60, seed=5))
+    mix = RidgeMixture(3, (4.0,), 0.5, optimism)
+    ref = _ReferenceRidge(3, 4.0, 0.5, optimism)
+    for c, a, loss in rounds:
+        want = ref.costs(c)
+        costs, row = mix.costs_and_row(c)
+        if row is None:  # (a new column: the model grows in `lower`)
+            ce, bounds, U = mix.lower(c)
+            costs = np.array(bounds)
+        ce, bounds, U = mix.lower(c)
+        np.testing.assert_allclose(costs, want, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(bounds, want, rtol=0, atol=1e-12)
+        mix.learn_loss(ce, a, loss, U)
+        ref.learn_loss(c, a, loss)
+    np.testing.assert_allclose(mix.theta, np.array(ref.theta), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("optimism", [0.0, 0.3])
+def test_learn_and_learn_loss_agree(optimism):
+    """`learn(ce, a, loss - theta[a] @ ce)` and `learn_loss(ce, a, loss)` take the same step
+    (up to rounding: `learn` rebuilds the loss from the mixture's residual): same costs and
+    weights every round of a three-penalty mixture. A `learn_loss` that took the loss for
+    a residual (or scored the models after learning) fails."""
+    a_mix = RidgeMixture(3, (0.5, 5.0, 50.0), 0.5, optimism)
+    b_mix = RidgeMixture(3, (0.5, 5.0, 50.0), 0.5, optimism)
+    for c, a, loss in _stream(T=300, p=4, seed=6, grow_at=40):
+        ce, costs, U = a_mix.lower(c)
+        ce2, costs2, U2 = b_mix.lower(c)
+        np.testing.assert_allclose(costs, costs2, rtol=0, atol=1e-12)
+        a_mix.learn(ce, a, loss - float(a_mix.theta[a] @ ce), U)
+        b_mix.learn_loss(ce2, a, loss, U2)
+        np.testing.assert_allclose(a_mix.weights, b_mix.weights, rtol=0, atol=1e-12)
+    assert abs(a_mix.weights[0] - 1 / 3) > 0.01  # (the weights moved)
+    np.testing.assert_allclose(a_mix.Theta, b_mix.Theta, rtol=0, atol=1e-12)
+
+
+def test_costs_and_row_lend_the_cached_costs_and_row():
+    """`costs_and_row(v)` is `(costs(v), (1, v))` where the model has exactly v's columns:
+    the row `lower` uses, the costs `lower`'s bounds (one computation per context, the same
+    arrays until `learn_loss`, then new ones). Otherwise the row is None and the costs those
+    of `costs`, the model not grown."""
+    model = RidgeMixture(3, (1.0, 30.0), 0.5)
+    rounds = list(_stream(T=50, p=3, seed=7))
+    assert model.costs_and_row(rounds[0][0])[1] is None  # (not grown yet)
+    model.lower(rounds[0][0])  # (grown to the stream's columns)
+    for c, a, loss in rounds:
+        costs, row = model.costs_and_row(c)
+        ce, bounds, U = model.lower(c)
+        assert row is ce and costs is model.costs(c)
+        np.testing.assert_array_equal(row, np.concatenate([[1.0], c]))
+        np.testing.assert_array_equal(costs, bounds)
+        assert model.costs_and_row(c)[0] is costs  # (cached)
+        model.learn_loss(ce, a, loss, U)
+        after = model.costs(c)
+        assert after is not costs and not np.array_equal(after, costs)  # (learnt: recomputed)
+    before = pickle.dumps(model)
+    for v in (np.array([0.2, -0.4]), np.array([0.3, -1.0, 0.5, 2.0])):  # fewer, more columns
+        costs, row = model.costs_and_row(v)
+        assert row is None
+        np.testing.assert_allclose(costs, copy.deepcopy(model).lower(v)[1], rtol=0, atol=1e-12)
+    assert pickle.dumps(model) == before
+
+
+@pytest.mark.parametrize("penalties", [(0.5, 5.0, 50.0), (0.5, 50.0)])
+def test_prediction_is_the_exponentially_weighted_average_of_the_single_models(penalties):
     """Transcription of the rule: weights proportional to exp(-rate * sum of each model's
     squared error on the played arm's loss, measured before the model learns it), the
     prediction their weighted average. Scoring after learning, another rate, or selecting
-    the best model instead of averaging fails."""
-    penalties, rate = (0.5, 5.0, 50.0), 0.5
+    the best model instead of averaging fails (two penalties: the written-out path)."""
+    rate = 0.5
     mix = RidgeMixture(3, penalties, 0.5, rate=rate)
     singles = [_ArmRidge(3, lam, 0.5) for lam in penalties]
-    cum = np.zeros(3)
+    cum = np.zeros(len(penalties))
     for c, a, loss in _stream(T=200, seed=1):
         preds = []
         for m in singles:
