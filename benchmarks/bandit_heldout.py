@@ -205,8 +205,9 @@ def code_version() -> dict:
 
     dirty = git("status", "--porcelain", "--", "onlineboost", "learners", "streams")
     params = {k: v for k, v in BoBLO()._get_params().items() if k not in ("transformer", "seed")}
+    code = git("log", "-1", "--format=%h", "--", "onlineboost", "learners", "streams")
     return {"root": root, "roots": roots, "branch": git("rev-parse", "--abbrev-ref", "HEAD"),
-            "commit": git("rev-parse", "--short", "HEAD") + ("+uncommitted" if dirty else ""),
+            "commit": code + ("+uncommitted" if dirty else ""),
             "boblo": ", ".join(f"{k}={v!r}" for k, v in params.items())}
 
 
@@ -251,6 +252,20 @@ def _cell(vs) -> str:
     return f"{np.mean(vs):.3f} ± {np.std(vs):.3f}"
 
 
+def _diff_cell(x) -> str:
+    """Mean ± std of paired differences, starred when the mean is > 2 standard errors from 0.
+
+    Examples
+    --------
+    >>> _diff_cell([0.02, 0.03, 0.025]), _diff_cell([0.02, -0.03, 0.0])
+    ('+0.025 ± 0.004 *', '-0.003 ± 0.021')
+    """
+    x = np.asarray(x, dtype=np.float64)
+    se = x.std() / np.sqrt(max(len(x) - 1, 1))
+    star = " *" if len(x) > 1 and abs(x.mean()) > 2 * se else ""
+    return f"{x.mean():+.3f} ± {x.std():.3f}{star}"
+
+
 def render(entry: dict, datas) -> str:
     """One code version's table: rewards, the hindsight pick, and BoBLO() minus each LinUCB."""
     res = entry["results"]
@@ -262,9 +277,10 @@ def render(entry: dict, datas) -> str:
                      + f" | {np.mean(means):.3f} |")
     picks = [hindsight(res, d)[0].removeprefix("LinUCB ") for d in datas]
     lines.append("| (hindsight pick, alpha, beta) | " + " | ".join(picks) + " | |")
-    lines += ["", "BoBLO() minus each LinUCB row (mean over seeds of the per-seed difference, "
-              "same shuffles; ± its std over seeds); last column: data sets where BoBLO() is "
-              "ahead / behind by more than 0.005.", "",
+    lines += ["", "BoBLO() minus each other row: the mean over seeds of the per-seed difference "
+              "(same shuffles) ± its std over seeds; * where the mean is more than twice its "
+              "standard error (std / sqrt(seeds - 1)) from 0. Last column: data sets where "
+              "BoBLO() is ahead / behind by more than 0.005.", "",
               "| BoBLO() minus | " + " | ".join(datas) + " | ahead / behind |",
               "|---|" + "---:|" * (len(datas) + 1)]
     mine = res["BoBLO()"]
@@ -272,8 +288,8 @@ def render(entry: dict, datas) -> str:
         diffs = [np.subtract(mine[d], by_data[d]) for d in datas]
         ahead = sum(np.mean(x) > 0.005 for x in diffs)
         behind = sum(np.mean(x) < -0.005 for x in diffs)
-        lines.append(f"| {name} | " + " | ".join(f"{np.mean(x):+.3f} ± {np.std(x):.3f}"
-                                                 for x in diffs) + f" | {ahead} / {behind} |")
+        lines.append(f"| {name} | " + " | ".join(_diff_cell(x) for x in diffs)
+                     + f" | {ahead} / {behind} |")
     return "\n".join(lines)
 
 
