@@ -281,15 +281,15 @@ def render(entry: dict, datas) -> str:
               "(same shuffles) ± its std over seeds; * where the mean is more than twice its "
               "standard error (std / sqrt(seeds - 1)) from 0. Last column: data sets where "
               "BoBLO() is ahead / behind by more than 0.005.", "",
-              "| BoBLO() minus | " + " | ".join(datas) + " | ahead / behind |",
-              "|---|" + "---:|" * (len(datas) + 1)]
+              "| BoBLO() minus | " + " | ".join(datas) + " | mean | ahead / behind |",
+              "|---|" + "---:|" * (len(datas) + 2)]
     mine = res["BoBLO()"]
     for name, by_data in table[1:-1]:  # BoBLO(n_learners=5), then the LinUCB rows
         diffs = [np.subtract(mine[d], by_data[d]) for d in datas]
         ahead = sum(np.mean(x) > 0.005 for x in diffs)
         behind = sum(np.mean(x) < -0.005 for x in diffs)
         lines.append(f"| {name} | " + " | ".join(_diff_cell(x) for x in diffs)
-                     + f" | {ahead} / {behind} |")
+                     + f" | {np.mean([np.mean(x) for x in diffs]):+.3f} | {ahead} / {behind} |")
     return "\n".join(lines)
 
 
@@ -299,8 +299,8 @@ def section(raw: dict) -> str:
     for label, entry in raw["versions"].items():
         info = entry["version"]
         datas = entry["datas"]
-        parts += [f"### Code version `{label}` ({info['branch']} {info['commit']}, "
-                  f"measured {entry['date']})", "",
+        parts += [f"### Code version `{label}` (checkout `{info['branch']}`, last commit to "
+                  f"its code {info['commit']}, measured {entry['date']})", "",
                   f"`BoBLO()` here: {info['boblo']}. {len(entry['seeds'])} seeds, at most "
                   f"{entry['max_rounds']:,} rounds per stream.", "",
                   render(entry, datas), ""]
@@ -309,6 +309,9 @@ def section(raw: dict) -> str:
         common = [d for d in raw["versions"][labels[0]]["datas"]
                   if all(d in raw["versions"][lab]["datas"] for lab in labels)]
         parts += ["### BoBLO() across the code versions", "",
+                  "The same seeds shuffle the same streams in every version (the LinUCB and "
+                  "random rows, river's code, come out identical), so the differences are "
+                  f"paired per seed; * as above. Versions minus `{labels[0]}`.", "",
                   "| code version | " + " | ".join(common) + " | mean |",
                   "|---|" + "---:|" * (len(common) + 1)]
         for lab in labels:
@@ -316,6 +319,14 @@ def section(raw: dict) -> str:
                 r = raw["versions"][lab]["results"][p]
                 parts.append(f"| {lab}: {p} | " + " | ".join(_cell(r[d]) for d in common)
                              + f" | {np.mean([np.mean(r[d]) for d in common]):.3f} |")
+        base = raw["versions"][labels[0]]["results"]
+        for lab in labels[1:]:
+            for p in BOBLO:
+                r = raw["versions"][lab]["results"][p]
+                diffs = [np.subtract(r[d], base[p][d]) for d in common]
+                parts.append(f"| {lab} minus {labels[0]}: {p} | "
+                             + " | ".join(_diff_cell(x) for x in diffs)
+                             + f" | {np.mean([np.mean(x) for x in diffs]):+.3f} |")
         parts.append("")
     return "\n".join(parts)
 
