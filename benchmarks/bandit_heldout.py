@@ -37,6 +37,10 @@ two code versions can be compared:
     mkdir -p /tmp/cand_pkgs && ln -sfn /path/cand/{onlineboost,learners,streams} /tmp/cand_pkgs/
     cd <this checkout> && PYTHONPATH=/tmp/cand_pkgs:$PWD nice -n 5 python -P -m \\
         benchmarks.bandit_heldout
+    # (Python 3.10 has no -P: `cd /tmp/cand_pkgs && PYTHONPATH=<this checkout> python -m ...`)
+
+The script prints where `onlineboost` was imported from and records its checkout's branch and
+last commit to `onlineboost`/`learners`/`streams` (and BoBLO()'s parameters) with the table.
 
 `--quick` runs 300 rounds of one seed and writes nothing.
 """
