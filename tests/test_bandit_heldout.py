@@ -1,0 +1,92 @@
+"""benchmarks.bandit_heldout: the held-out streams are valid bandits, and the table maps each
+row to the LinUCB setting it names."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from benchmarks import bandit_heldout as bh
+from benchmarks.bandit_compare import LINUCB
+from streams import DataNotFoundError
+
+
+def _load(name, seed):
+    try:
+        return bh.make_stream(name, seed)
+    except DataNotFoundError:
+        pytest.skip(f"{name}: data file not found (set ONLINEBOOST_DATA)")
+
+
+@pytest.mark.parametrize("name", list(bh.DATASETS))
+def test_streams_are_valid_bandits(name):
+    stream = _load(name, seed=3)
+    assert len(stream.arm_ids) >= 2 and stream.n_rounds >= 100
+    keys, counts, first = None, np.zeros(len(stream.arm_ids)), []
+    for t, (context, arm_ids) in enumerate(stream):
+        if t >= bh.MAX_ROUNDS:
+            break
+        rewards = stream._round_rewards()
+        assert sorted(rewards.tolist()) == [0.0] * (len(arm_ids) - 1) + [1.0]  # one true class
+        counts += rewards
+        assert stream.reward(arm_ids[int(np.argmax(rewards))]) == 1.0
+        values = np.array(list(context.values()), dtype=np.float64)
+        assert np.all(np.isfinite(values))
+        keys = keys or set(context)
+        assert set(context) == keys  # the same features every round
+        if t < 20:
+            first.append(tuple(values))
+    assert np.all(counts > 0)  # every class occurs: every arm can earn
+    again = [tuple(np.array(list(c.values()), dtype=np.float64))
+             for c, _ in list(_load(name, seed=3))[:20]]
+    other = [tuple(np.array(list(c.values()), dtype=np.float64))
+             for c, _ in list(_load(name, seed=4))[:20]]
+    assert again == first and other != first  # the seed alone sets the order
+
+
+def test_no_development_stream_is_held_out():
+    assert not set(bh.DATASETS) & {"ImageSegments", "digits", "LinearBandit"}
+
+
+def test_stump_classes_are_balanced_on_the_unit_cube():
+    X, y = bh.stump_classes(n_rows=3000)
+    share = np.bincount(y) / len(y)
+    assert len(share) == 3 and share.min() > 0.25
+    assert X.min() >= 0.0 and X.max() <= 1.0
+
+
+def test_rows_name_the_settings_they_hold():
+    # each LinUCB setting gets a distinct reward, so a row wired to the wrong one shows
+    res = {bh._linucb_name(ab): {"d": [0.1 * i, 0.1 * i]} for i, ab in enumerate(bh.SWEEP)}
+    res.update({p: {"d": [0.9, 0.9]} for p in bh.BOBLO})
+    res[bh.RANDOM] = {"d": [0.5, 0.5]}
+    rows = dict(bh.rows(res, ["d"]))
+    assert rows["LinUCB defaults (1, 1)"] == res["LinUCB (1, 1)"]
+    for dev, (a, b) in LINUCB.items():
+        assert rows[f"LinUCB tuned on {dev} {a:g}, {b:g}"] == res[bh._linucb_name((a, b))]
+    best = bh._linucb_name(bh.SWEEP[-1])
+    assert rows["LinUCB hindsight-tuned per data set (upper bound)"]["d"] == res[best]["d"]
+    assert bh.hindsight(res, "d")[0] == best
+
+
+@pytest.mark.parametrize("ab", bh.SWEEP)
+def test_linucb_policies_get_their_alpha_beta_and_a_bias(ab):
+    policy, transformer = bh.make_policy(bh._linucb_name(ab), seed=0)
+    assert (policy.alpha, policy.beta) == ab
+    transformer.learn_one({"a": 1.0})
+    assert transformer.transform_one({"a": 1.0})["__bias__"] == 1.0
+
+
+def test_unknown_policy_is_a_value_error():
+    with pytest.raises(ValueError, match="policy"):
+        bh.make_policy("LinUCB (2, 2)", seed=0)
+
+
+def test_quick_run_writes_nothing(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(bh, "RAW", tmp_path / "raw.json")
+    monkeypatch.setattr(bh.report, "RESULTS", tmp_path)
+    monkeypatch.setattr(bh.report, "ROOT", tmp_path)
+    bh.main(["--quick", "--only", "iris"])
+    out = capsys.readouterr().out
+    assert "| BoBLO() |" in out and "LinUCB hindsight-tuned" in out
+    assert not list(tmp_path.iterdir())
