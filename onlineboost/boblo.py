@@ -23,7 +23,7 @@ from ._checks import check_real, check_seed, check_transformer
 from ._contexts import ContextVectors
 from .booco import BoOCO
 from .exp4 import LeadExp4
-from .loss_model import RidgeMixture
+from .loss_model import RidgeMixture, _ContextCache
 from .scaling import RobustStandardScaler
 
 __all__ = ["BoBLO"]
@@ -56,7 +56,7 @@ def _real(value, name: str, low: float, high: float, low_open: bool = False) -> 
     return check_real(name, value, low, high, low_open=low_open)
 
 
-class _ArmRidge:
+class _ArmRidge(_ContextCache):
     r"""Per-arm online ridge regression of the loss on $\tilde c = (1, c)$ (the "dr" model).
 
     Arm $a$ keeps $P_a = (\lambda I + \sum \tilde c \tilde c^\top)^{-1}$ over the rounds it was
@@ -72,46 +72,11 @@ class _ArmRidge:
         # (v, its bytes, ce, bounds, U, bounds as an array) of the last context, until `learn`
         self._last = None
 
-    # the cache is no state: a pickled model is the same whatever it holds
-    def __getstate__(self) -> dict:
-        return {**self.__dict__, "_last": None}
+    def _columns(self) -> int:
+        return self.P.shape[1]
 
-    def _lower(self, v: np.ndarray) -> tuple:
-        """The cache entry of `v` (computed unless it holds `v`, unchanged)."""
-        last = self._last
-        if last is not None and last[0] is v and last[1] == v.tobytes():
-            return last
-        if len(v) + 1 == self.P.shape[1]:  # (1, v) where the model knows v's columns
-            ce = np.empty(len(v) + 1)
-            ce[0] = 1.0
-            ce[1:] = v
-        else:  # (`extend` grows the model)
-            ce = self.extend(v)
-        optimism = self.optimism
-        if optimism:
-            bounds, U = self.predict(ce, optimism)
-            arr = np.array(bounds)
-        else:  # (`predict` without optimism: the means, kept as an array too)
-            arr = self.theta.dot(ce)
-            bounds, U = arr.tolist(), None
-        last = self._last = (v, v.tobytes(), ce, bounds, U, arr)
-        return last
-
-    def lower(self, v: np.ndarray) -> tuple:
-        """`(ce, bounds, U)` for the context vector `v`: its extended row (the model grows to
-        its columns), `predict(ce, optimism)` and the rows for `learn`. Computed once per
-        context between two `learn`s (the play and the estimate of a round share it)."""
-        return self._lower(v)[2:5]
-
-    def costs_and_row(self, v: np.ndarray) -> tuple:
-        r"""`(costs(v), row)`: the row $\tilde c = (1, v)$ the model uses for `v` (the cached
-        array: not to be written to), or None unless the model has exactly v's columns (it
-        does not grow here); lent to a weak learner on the model that builds the same row
-        (`learners.FeaturePolicy`)."""
-        if len(v) + 1 == self.P.shape[1]:
-            last = self._lower(v)
-            return last[5], last[2]
-        return self.costs(v), None
+    def _means(self, ce: np.ndarray) -> np.ndarray:
+        return self.theta.dot(ce)
 
     def costs(self, v: np.ndarray) -> np.ndarray:
         r"""The lower confidence bounds $m_t(a) - \alpha\sqrt{\tilde c^\top P_a \tilde c}$ of
@@ -617,12 +582,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                 w = (x_t if self._simplex else self._arm_set.project(x_t)).tolist()
             a, b = 1.0 - eta, eta / d
             p = pl = [a * v + b for v in w]  # (1 - eta) w + eta / d
-        c = list(accumulate(pl))  # running sums: the draw's, and a finiteness check
-        if not math.isfinite(c[-1]):  # refuse before anything is stored
-            raise ValueError("context: the weak learners' points are not finite for this "
-                             "context (its magnitude overflows their arithmetic)")
-        self._reader.commit()
-        self._arm_probabilities = p
+        c = self._commit_law(pl, p)
         if self.estimator == "paper":
             if self._rng.random() < eta:  # b_t = 1: explore a uniform vertex e_{i_t}
                 i = int(self._rng.integers(d))
@@ -633,6 +593,18 @@ class BoBLO(bandit.base.ContextualPolicy):
         a = _draw(c, self._rng.random())  # a_t ~ p_t
         self._pending = (context, x, a, X, pl[a], False)
         return a, None  # (the vertex e_a: the caller forms it if it needs it)
+
+    def _commit_law(self, pl: list, p) -> list:
+        """The running sums of the arm law `pl` (a list of floats; `p` the same law as the
+        round keeps it), after refusing a law that is not finite; then the context's scaler
+        step is committed and `p` stored: the round is past its last refusal."""
+        c = list(accumulate(pl))  # running sums: the draw's, and a finiteness check
+        if not math.isfinite(c[-1]):  # refuse before anything is stored
+            raise ValueError("context: the weak learners' points are not finite for this "
+                             "context (its magnitude overflows their arithmetic)")
+        self._reader.commit()
+        self._arm_probabilities = p
+        return c
 
     def _pull_fused(self, context) -> int:
         """`_play` for the fused configuration (`_fusable`): the arm index. The general path's
@@ -645,12 +617,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         eta = self.exploration
         a, b = 1.0 - eta, eta / self._d
         p = [a * v + b for v in w]  # (1 - eta) w + eta / d
-        c = list(accumulate(p))  # running sums: the draw's, and a finiteness check
-        if not math.isfinite(c[-1]):  # refuse before anything is stored
-            raise ValueError("context: the weak learners' points are not finite for this "
-                             "context (its magnitude overflows their arithmetic)")
-        self._reader.commit()
-        self._arm_probabilities = p
+        c = self._commit_law(p, p)
         i = _draw(c, self._rng.random())  # a_t ~ p_t
         self._pending = (context, x, i, None, p[i], False)  # (N = 1: no iterate is read)
         return i

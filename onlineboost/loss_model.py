@@ -40,7 +40,61 @@ import numpy as np
 __all__ = ["RidgeMixture"]
 
 
-class RidgeMixture:
+class _ContextCache:
+    """The per-context cache BoBLO's loss models share: the play and the estimate of a round
+    ask for the same context's costs, and the weak learner on the model for its row (1, c).
+
+    A model names its columns (`_columns()`, q = 1 + the context columns it knows) and its
+    means for a row (`_means(ce)`, an array) and has `extend(c)` and `predict(ce, optimism)`;
+    the entry `(v, v's bytes, ce, bounds, U, bounds as an array)` holds until its `learn`
+    resets `_last` to None.
+    """
+
+    _last = None
+
+    # the cache is no state: a pickled model is the same whatever it holds
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_last": None}
+
+    def _lower(self, v: np.ndarray) -> tuple:
+        """The cache entry of `v` (computed unless it holds `v`, unchanged)."""
+        last = self._last
+        if last is not None and last[0] is v and last[1] == v.tobytes():
+            return last
+        if len(v) + 1 == self._columns():  # (1, v) where the model knows v's columns
+            ce = np.empty(len(v) + 1)
+            ce[0] = 1.0
+            ce[1:] = v
+        else:  # (`extend` grows the model)
+            ce = self.extend(v)
+        optimism = self.optimism
+        if optimism:
+            bounds, U = self.predict(ce, optimism)
+            arr = np.array(bounds)
+        else:  # (`predict` without optimism: the means, kept as an array too)
+            arr = self._means(ce)
+            bounds, U = arr.tolist(), None
+        last = self._last = (v, v.tobytes(), ce, bounds, U, arr)
+        return last
+
+    def lower(self, v: np.ndarray) -> tuple:
+        """`(ce, bounds, U)` for the context vector `v`: its extended row (the model grows to
+        its columns), `predict(ce, optimism)` and the rows for `learn`. Computed once per
+        context between two `learn`s (the play and the estimate of a round share it)."""
+        return self._lower(v)[2:5]
+
+    def costs_and_row(self, v: np.ndarray) -> tuple:
+        r"""`(costs(v), row)`: the row $\tilde c = (1, v)$ the model uses for `v` (the cached
+        array: not to be written to), or None unless the model has exactly v's columns (it
+        does not grow here); lent to a weak learner on the model that builds the same row
+        (`learners.FeaturePolicy`)."""
+        if len(v) + 1 == self._columns():
+            last = self._lower(v)
+            return last[5], last[2]
+        return self.costs(v), None
+
+
+class RidgeMixture(_ContextCache):
     r"""Per-arm online ridge regressions at several penalties, mixed by exponential weights
     on their prequential squared errors (module docstring).
 
@@ -133,43 +187,11 @@ class RidgeMixture:
             self._theta = self._T.transpose(1, 2, 0).dot(self.weights)
         return self._theta
 
-    def _lower(self, v: np.ndarray) -> tuple:
-        """The cache entry of `v` (computed unless it holds `v`, unchanged)."""
-        last = self._last
-        if last is not None and last[0] is v and last[1] == v.tobytes():
-            return last
-        if len(v) + 1 == self.G.shape[3]:  # (1, v) where the model knows v's columns
-            ce = np.empty(len(v) + 1)
-            ce[0] = 1.0
-            ce[1:] = v
-        else:  # (`extend` grows the model)
-            ce = self.extend(v)
-        optimism = self.optimism
-        if optimism:
-            bounds, U = self.predict(ce, optimism)
-            arr = np.array(bounds)
-        else:  # (`predict` without optimism: the means, kept as an array too)
-            arr = self.weights.dot(self._T @ ce)
-            bounds, U = arr.tolist(), None
-        last = self._last = (v, v.tobytes(), ce, bounds, U, arr)
-        return last
+    def _columns(self) -> int:
+        return self.G.shape[3]
 
-    def lower(self, v: np.ndarray) -> tuple:
-        """`(ce, bounds, U)` for the context vector `v`, as `_ArmRidge.lower`: its extended row
-        (the model grows to its columns), `predict(ce, optimism)` and the rows for `learn`.
-        Computed once per context between two `learn`s (the play and the estimate of a round
-        share it)."""
-        return self._lower(v)[2:5]
-
-    def costs_and_row(self, v: np.ndarray) -> tuple:
-        r"""`(costs(v), row)`: the row $\tilde c = (1, v)$ the model uses for `v` (the cached
-        array: not to be written to), or None unless the model has exactly v's columns (it
-        does not grow here); lent to a weak learner on the model that builds the same row
-        (`learners.FeaturePolicy`)."""
-        if len(v) + 1 == self.G.shape[3]:
-            last = self._lower(v)
-            return last[5], last[2]
-        return self.costs(v), None
+    def _means(self, ce: np.ndarray) -> np.ndarray:
+        return self.weights.dot(self._T @ ce)
 
     def costs(self, v: np.ndarray) -> np.ndarray:
         """Every arm's predicted loss (minus the optimism's width) for `v`, `(k,)` (the cached
