@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import math
-import numbers
-
 import numpy as np
 from scipy import special
 
-from onlineboost._checks import check_seed
+from onlineboost._checks import check_int, check_real, check_seed
 
 from ._bandit import BanditStream
 
@@ -66,14 +63,9 @@ class NonlinearBandit(BanditStream):
     def __init__(self, d: int = 2, k: int = 3, gap: float = 0.8, noise: float = 0.5,
                  seed: int | None = None, n_rounds: int = 10_000):
         for name, value, low in (("d", d, 1), ("k", k, 2), ("n_rounds", n_rounds, 1)):
-            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-                raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-        if not (isinstance(gap, numbers.Real) and not isinstance(gap, bool)
-                and math.isfinite(gap) and 0 < gap <= 1):
-            raise ValueError(f"gap must lie in (0, 1], got {gap!r}")
-        if not (isinstance(noise, numbers.Real) and not isinstance(noise, bool)
-                and math.isfinite(noise) and 0 <= noise <= 1):
-            raise ValueError(f"noise must lie in [0, 1], got {noise!r}")
+            check_int(name, value, low)
+        check_real("gap", gap, 0.0, 1.0, low_open=True)
+        check_real("noise", noise, 0.0, 1.0)
         check_seed(seed)
         self.d = d
         self.k = k
