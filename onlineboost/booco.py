@@ -292,7 +292,7 @@ class _BoOCOCore(base.Base):
                 if i + 1 < N:
                     v = float(X[i, 0])
             return np.array(grads).reshape(N, 1)
-        if N == 1 and self._linear and self._unit_scale and len(y) <= 64:
+        if N == 1 and self._linear and self._unit_scale and y.ndim == 1 and len(y) <= 64:
             # one copy, the linear loss on a short row (BoBLO's default round): step 4 at
             # x^0 = mu in plain floats (`Extension.linear_gradient_row`, the same numbers)
             if self.kappa is None:

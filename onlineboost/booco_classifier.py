@@ -373,7 +373,8 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         self._agg = _Aggregate(n_base + bool(stack_expert), float(vote_lr), mix="vote")
         # the stack reads every expert but the prior (its intercept plays that part)
         self._stack = _StackExpert(n_base - 1, float(stack_lr)) if stack_expert else None
-        self._linear = _LinearExpert(float(linear_lr)) if linear_expert else None
+        # (not `_linear`: the core's flag "the loss is Linear" has that name)
+        self._linear_expert = _LinearExpert(float(linear_lr)) if linear_expert else None
         self._counts = [0.0, 0.0]  # labels False, True seen (the prior expert)
         self._w1_scale = float(gamma / self._eta[0])
         self._last_round = None  # (x, copy of x, E, X, z): the last prediction's pass
@@ -384,6 +385,14 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         state = self.__dict__.copy()
         state["_last_round"] = None
         return state
+
+    def __setstate__(self, state):
+        # pickled when the linear expert was held as `_linear`, the name of the core's flag
+        # "the loss is Linear" (which it shadowed): the expert gets its own name back
+        if "_linear_expert" not in state:
+            state = dict(state, _linear_expert=state.get("_linear"),
+                         _linear=type(state["_loss"]) is losses_.Linear)
+        self.__dict__.update(state)
 
     def _make_copies(self):
         proto = self.learner
@@ -432,8 +441,8 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         p = [(n_true + 1.0) / (n_false + n_true + 2.0), self._proba(w1)]  # Laplace's rule
         p += [self._proba(min(max(z, lo), hi)) for z in Z]  # Pi_K(x^i)
         p.append(self._proba(min(max(float(W[:, 0].mean()), lo), hi)))  # mean of the copies
-        if self._linear is not None:
-            p.append(self._linear.proba(x))
+        if self._linear_expert is not None:
+            p.append(self._linear_expert.proba(x))
         z = None
         if self._stack is not None:  # it reads every expert but the prior
             z = self._stack.logits(p[1:])
@@ -462,8 +471,8 @@ class BoOCOClassifier(_BoOCOCore, base.Classifier):
         z = self._last_round[4]  # the stack's features in the pass _forward just gave
         self._last_round = None
         self.learn_iterates(x, X, y_pm)
-        if self._linear is not None:
-            self._linear.learn(x, int(y_pm > 0))
+        if self._linear_expert is not None:
+            self._linear_expert.learn(x, int(y_pm > 0))
         if self._stack is not None:  # on the experts it reads, as they played
             self._stack.learn_z(z, int(y_pm > 0))
         self._counts[int(y_pm > 0)] += 1.0

@@ -194,7 +194,7 @@ def test_expert_rows_prior_first_stages_mean_linear_stack():
     assert E.shape == (3 + 5, 2) and np.allclose(E.sum(axis=1), 1.0)
     W = model._weak_points(x)[:, 0]  # the copies' scores 2 P(True) - 1 (bound 1)
     assert math.isclose(E[-3, 1], (1 + W.mean()) / 2)  # the mean of the copies
-    assert math.isclose(E[-2, 1], model._linear.proba(x))
+    assert math.isclose(E[-2, 1], model._linear_expert.proba(x))
     # the stack reads every expert but the prior (and not itself)
     assert math.isclose(E[-1, 1], model._stack.proba(E[1:-1, 1]))
     assert 0.0 < E[-1, 1] < 1.0 and E[-1, 1] != 0.5  # it has learnt something
@@ -231,7 +231,7 @@ def test_linear_expert_learns_a_linear_concept_with_categories_and_missing_featu
     # absent: the standardised logistic regression must learn it (accuracy well above 0.9)
     rng = np.random.default_rng(12)
     model = BoOCOClassifier(n_learners=2, seed=1)
-    expert = model._linear
+    expert = model._linear_expert
     hits = 0
     for t in range(3000):
         u, v = rng.normal(size=2)
@@ -317,3 +317,29 @@ def test_fused_split_search_matches_rivers(n_classes, min_frac):
         assert a.merit == b.merit and a.split_info == b.split_info
         assert a.children_stats == b.children_stats
     assert a.merit > -math.inf or min_frac > 0.4
+
+
+def test_linear_expert_does_not_shadow_the_cores_linear_loss_flag():
+    # the core reads `_linear` as "the loss is Linear"; the classifier's linear expert once took
+    # that name, sending one-copy rounds into the Linear loss's vector path with a scalar label
+    model = BoOCOClassifier(learners.LinearOGD(), n_learners=1, loss="logistic")
+    assert model._linear is False and model._linear_expert is not None
+    for y in [False] * 5 + [True] * 5:
+        model.learn_one({"u": 0.0, "v": 0.0}, y)
+    assert 0.0 < model.predict_proba_one({"u": 0.0, "v": 0.0})[True] < 1.0
+
+
+def test_a_pickle_from_before_the_linear_expert_had_its_name_loads():
+    model = BoOCOClassifier(learners.LinearOGD(), n_learners=2, seed=0)
+    stream = list(datasets.Phishing())[:60]
+    for x, y in stream[:50]:
+        model.learn_one(x, y)
+    old = model.__getstate__()
+    old["_linear"] = old.pop("_linear_expert")  # the former layout
+    restored = BoOCOClassifier.__new__(BoOCOClassifier)
+    restored.__setstate__(pickle.loads(pickle.dumps(old)))
+    assert restored._linear is False and restored._linear_expert is not None
+    for x, y in stream[50:]:
+        assert restored.predict_proba_one(x) == model.predict_proba_one(x)
+        restored.learn_one(x, y)
+        model.learn_one(x, y)
