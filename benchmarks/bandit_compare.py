@@ -964,9 +964,11 @@ decisions/s (ImageSegments / digits / `LinearBandit`), with linear later copies 
 0.98x, `BoBLO()` 2.14x / 2.67x / 1.73x: the random features cost about twice the linear stack per
 round.
 
-Against issue 13's targets (evaluation seeds 0-4; the fourth session's rows re-measured on its
-merged code, on an idle machine, so their decisions/s in the first table are not comparable
-with the older rows', measured under load: compare speeds in `bandit_speed`'s interleaved table):
+Against issue 13's targets (evaluation seeds 0-4). Every row of the first table but the
+second session's "residual FeaturePolicy stack ... Exp4 (no model)" (kept from its own run: it
+was measured with Exp4 from the first round, which `aggregate="exp4"` no longer is) was
+re-measured in one run on the fourth session's merged code, on an otherwise idle machine, two
+runs at a time; the interleaved table and `bandit_speed` time BoBLO and LinUCB round by round:
 
 * **`BoBLO()` >= tuned LinUCB: met on digits, not on ImageSegments and (by 0.005)
   `LinearBandit`.** The fourth session's defaults (the (1, 100) mixture) score 0.866 / 0.848 /
