@@ -78,24 +78,10 @@ class _ArmRidge(_ContextCache):
     def _means(self, ce: np.ndarray) -> np.ndarray:
         return self.theta.dot(ce)
 
-    def costs(self, v: np.ndarray) -> np.ndarray:
-        r"""The lower confidence bounds $m_t(a) - \alpha\sqrt{\tilde c^\top P_a \tilde c}$ of
-        every arm's loss for the context vector `v`, `(k,)`: the costs a weak learner with
-        `on_model` plays its corrections on (the cached array: not to be written to). The
-        model does not move: columns it has not seen count with weight 0 and prior precision
-        $\lambda$ (what `extend` would give them)."""
-        q = self.P.shape[1]
-        if len(v) + 1 <= q:
-            return self._lower(v)[5]
-        ce = np.empty(q)
-        ce[0] = 1.0
-        ce[1:] = v[:q - 1]
-        m = self.theta.dot(ce)
-        if not self.optimism:
-            return m
-        extra = float(v[q - 1:] @ v[q - 1:]) / self.l2
-        w = np.einsum("i,aij,j->a", ce, self.P, ce) + extra
-        return m - self.optimism * np.sqrt(np.maximum(w, 0.0))
+    def _widths_unseen(self, ce: np.ndarray, tail: float) -> np.ndarray:
+        """The squared widths for the row `ce` plus unseen columns of squared norm `tail`
+        (prior precision $\\lambda$), `(k,)`."""
+        return np.einsum("i,aij,j->a", ce, self.P, ce) + tail / self.l2
 
     def extend(self, c: np.ndarray) -> np.ndarray:
         q = self.P.shape[1]

@@ -83,6 +83,24 @@ class _ContextCache:
         context between two `learn`s (the play and the estimate of a round share it)."""
         return self._lower(v)[2:5]
 
+    def costs(self, v: np.ndarray) -> np.ndarray:
+        r"""Every arm's predicted loss minus the optimism's width for the context vector `v`,
+        `(k,)` (the cached array: not to be written to): the costs a weak learner with
+        `on_model` plays its corrections on. The model does not move: columns it has not
+        seen count with weight 0 and their prior precision (what `extend` would give them)."""
+        q = self._columns()
+        if len(v) + 1 <= q:
+            return self._lower(v)[5]
+        ce = np.empty(q)
+        ce[0] = 1.0
+        ce[1:] = v[:q - 1]
+        m = self.theta.dot(ce)
+        if not self.optimism:
+            return m
+        tail = v[q - 1:]
+        w = self._widths_unseen(ce, float(tail @ tail))
+        return m - self.optimism * np.sqrt(np.maximum(w, 0.0))
+
     def costs_and_row(self, v: np.ndarray) -> tuple:
         r"""`(costs(v), row)`: the row $\tilde c = (1, v)$ the model uses for `v` (the cached
         array: not to be written to), or None unless the model has exactly v's columns (it
@@ -193,22 +211,11 @@ class RidgeMixture(_ContextCache):
     def _means(self, ce: np.ndarray) -> np.ndarray:
         return self.weights.dot(self._T @ ce)
 
-    def costs(self, v: np.ndarray) -> np.ndarray:
-        """Every arm's predicted loss (minus the optimism's width) for `v`, `(k,)` (the cached
-        array: not to be written to), without growing: columns not yet seen count with weight
-        0 and prior precision $\\lambda_j$."""
-        q = self.G.shape[3]
-        if len(v) + 1 <= q:
-            return self._lower(v)[5]
-        ce = np.empty(q)
-        ce[0] = 1.0
-        ce[1:] = v[:q - 1]
-        m = self.theta @ ce
-        if not self.optimism:
-            return m
-        extra = float(v[q - 1:] @ v[q - 1:]) / self.penalties  # (M,)
-        w = np.einsum("i,jaik,k->ja", ce, self.P, ce) + extra[:, None]
-        return m - self.optimism * np.sqrt(np.maximum(self.weights @ w, 0.0))
+    def _widths_unseen(self, ce: np.ndarray, tail: float) -> np.ndarray:
+        """The weighted squared widths for the row `ce` plus unseen columns of squared norm
+        `tail` (prior precision $\\lambda_j$ in model $j$), `(k,)`."""
+        w = np.einsum("i,jaik,k->ja", ce, self.P, ce) + (tail / self.penalties)[:, None]
+        return self.weights @ w
 
     def extend(self, c: np.ndarray) -> np.ndarray:
         """`(1, c)`, growing every model to `c`'s columns (new columns: weight 0, prior
