@@ -1,0 +1,72 @@
+"""benchmarks.bandit_compare's diagnosis of BoBLO() against tuned LinUCB (`--gap`, grid `TUNE6`):
+the instrumented run plays what the plain one plays, its counterfactual columns are what they
+claim, and the ablation rows build the setting their names give."""
+
+from __future__ import annotations
+
+import numpy as np
+from river import bandit as river_bandit
+from river import compose
+
+from benchmarks import bandit_compare as bc
+from onlineboost import BoBLO, evaluate
+from onlineboost.boblo import DEFAULT_LEARNER
+from onlineboost.scaling import RobustStandardScaler
+
+
+def test_gap_run_plays_what_the_plain_run_plays():
+    # reading the law and the model between pull and update must not move the policy: the
+    # rewards are those of an uninstrumented BoBLO() and tuned LinUCB on the same stream
+    own, linucb, parts = bc.run_gap("LinearBandit", 3, n_rounds=300)
+    plain = evaluate.bandit(BoBLO(seed=3), bc.DATASETS["LinearBandit"](3), n_rounds=300,
+                            skyline=None)
+    np.testing.assert_array_equal(own, plain.rewards)
+    reference = evaluate.bandit(bc.make_policy("river LinUCBDisjoint", 3, "LinearBandit"),
+                                bc.DATASETS["LinearBandit"](3), n_rounds=300, skyline=None,
+                                transformer=bc._scaler("river LinUCBDisjoint"))
+    np.testing.assert_array_equal(linucb, reference.rewards)
+    assert parts.shape == (300, 4)
+
+
+def test_gap_counterfactual_columns():
+    # LinearBandit knows every arm's expected reward: the law's expected reward is a mixture
+    # of them (between the worst and the best arm), the greedy arms' rewards are some arm's,
+    # and the mass off the likeliest arm is below 1 - 1/k
+    stream = bc.DATASETS["LinearBandit"](5)
+    expected = np.array([e for _, _, e in stream._rounds()][:200])
+    _, _, parts = bc.run_gap("LinearBandit", 5, n_rounds=200)
+    law, model_arm, law_arm, off = parts.T
+    assert np.all(law >= expected.min(axis=1) - 1e-12)
+    assert np.all(law <= expected.max(axis=1) + 1e-12)
+    for column in (model_arm, law_arm):
+        assert np.all(np.any(np.isclose(expected, column[:, None], rtol=0, atol=1e-12), axis=1))
+    assert np.all((off >= 0.0) & (off <= 1.0 - 1.0 / expected.shape[1] + 1e-12))
+    assert off[0] > 0.0  # the first round's law (all arms alike in the model) is spread
+
+
+def test_gap_markdown_spans_and_means():
+    res = bc.gap_table(["LinearBandit"], [0, 1], jobs=1, n_rounds=120)
+    md = bc.gap_markdown(res, [0, 1])
+    assert "| rounds | 0-100 | 100-120 |" in md
+    own = np.mean([r[0].mean() for r in res["LinearBandit"]])
+    assert f"| {own:.4f} |" in md.split("| BoBLO() |")[1].splitlines()[0]
+
+
+def test_tune6_rows_build_their_settings():
+    plain = bc.make_policy("river's plain StandardScaler (a pipeline)", 0)
+    assert isinstance(plain, BoBLO) and isinstance(plain.transformer, compose.Pipeline)
+    assert plain._transformer is not None  # not BoBLO's native (robust) scaler: river's rule
+    assert bc.make_policy("BoBLO() (the defaults)", 0)._transformer is None
+    greedy = bc.make_policy("optimism 0.05, greedy (temperature 1e-4): LinUCB's play", 0)
+    assert greedy.optimism == 0.05
+    assert greedy.learner.temperature == 1e-4
+    assert {k: getattr(greedy.learner, k) for k in DEFAULT_LEARNER if k != "temperature"} == {
+        k: v for k, v in DEFAULT_LEARNER.items() if k != "temperature"}
+    name = "river LinUCBDisjoint tuned, BoBLO's robust scaler"
+    linucb = bc.make_policy(name, 0, "digits")
+    assert isinstance(linucb, river_bandit.LinUCBDisjoint)
+    assert (linucb.alpha, linucb.beta) == bc.LINUCB["digits"]
+    assert isinstance(bc._scaler(name).steps[next(iter(bc._scaler(name).steps))],
+                      RobustStandardScaler)
+    assert bc._scaler("river LinUCBDisjoint tuned, river's StandardScaler (as in the "
+                      "tables)") is not None
