@@ -18,7 +18,7 @@ import numpy as np
 from river import bandit, preprocessing
 from river import base as river_base
 
-from . import losses, sets
+from . import _kernels, losses, sets
 from ._checks import check_real, check_seed, check_transformer
 from ._contexts import ContextVectors
 from .booco import BoOCO
@@ -475,6 +475,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                       and self.estimator != "paper" and n_experts > 1 else None)
         self._model = _loss_model(self, booco)
         self._fused = self._fusable(bandit_face)
+        self._jit = self._fused and _kernels.covers(booco, self._model)
 
     def _fusable(self, bandit_face: bool) -> bool:
         """Whether the bandit face's usual round may take the fused path (`_pull_fused`,
@@ -489,6 +490,9 @@ class BoBLO(bandit.base.ContextualPolicy):
     #: (a switch for the tests: False sends every round through the general path)
     _FUSE = True
     _fused = False  # (policies pickled before the fused path: the general one)
+    #: (a switch for the tests: False keeps the fused round on numpy; off without numba)
+    _JIT = _kernels.AVAILABLE
+    _jit = False  # (policies pickled before the kernels: the numpy fused round)
 
     def __repr__(self) -> str:  # river's policy repr is a reward table that fails before a pull
         return river_base.Base.__repr__(self)
@@ -594,7 +598,17 @@ class BoBLO(bandit.base.ContextualPolicy):
 
     def _pull_fused(self, context) -> int:
         """`_play` for the fused configuration (`_fusable`): the arm index. The general path's
-        steps for that configuration, without the branches it never takes."""
+        steps for that configuration, without the branches it never takes; compiled
+        (`_kernels`) where `_kernels.covers` the configuration, on the rounds it covers."""
+        if self._jit and self._JIT:  # (None: a round the kernel does not cover)
+            law = _kernels.pull(self._reader, self._booco, self._model, context,
+                                self.exploration)
+            if law is not None:
+                p, c, x = law
+                self._arm_probabilities = p
+                i = _draw(c, self._rng.random())  # a_t ~ p_t
+                self._pending = (context, x, i, None, p[i], False)
+                return i
         x = self._reader.read({} if context is None else context)
         w = self._booco.iterate_one(x)  # x^1 = x^N (Algorithm 1, steps 1-2)
         total = sum(w)  # (NaN: not in K)
@@ -611,6 +625,14 @@ class BoBLO(bandit.base.ContextualPolicy):
     def _feedback_fused(self, loss: float) -> None:
         """`_feedback` for the fused configuration (`_fusable`): the "dr" estimate."""
         _, x, i, _, prob, _ = self._pending
+        if self._jit and self._JIT:  # (None: a round the kernel does not cover)
+            cost = _kernels.update(self._booco, self._model, x, i, loss, prob,
+                                   self._implicit())
+            if cost is not None:
+                self._last_cost = cost
+                self._pending = None
+                self._rounds += 1
+                return
         model = self._model
         ce, cost, U = model.lower(x)  # m_t: the optimistic loss model
         cost = list(cost)

@@ -1,0 +1,468 @@
+r"""BoBLO's fused round as two compiled functions (numba), on the numpy path's own state arrays.
+
+`BoBLO()`'s round with its defaults (one copy, the `"dr"` estimate on the simplex, no aggregate,
+the weak learner `learners.FeaturePolicy(**DEFAULT_LEARNER)` playing on the loss model
+`loss_model.RidgeMixture`, BoBLO's own robust scaler) costs about 60 small numpy calls and a
+few hundred Python operations on arrays of 5-65 entries: the per-call overhead, not the
+arithmetic, sets its speed, and no numpy formulation gets below it. `pull_round` and
+`update_round` are the same steps compiled by numba, transcribed in the same order from
+
+* `_contexts.ContextVectors.read` / `commit` on the usual round (the keys of the last round,
+  every column past the warm-up): the range check of the values (`_contexts.MAX_ABS`) and
+  `scaling.learn_transform` (its plain-float twin `learn_transform_floats`): winsorise, learn
+  the running mean and variance, standardise, clip;
+* `loss_model.RidgeMixture` (`_ContextCache.lower`, `predict`, `_means`, `learn_loss`): the
+  weighted per-arm predictions on $\tilde c = (1, c)$, optionally minus `optimism` times the
+  weighted width, and, after the round, the prequential reweighting and one
+  recursive-least-squares step of the played arm in every model;
+* `learners.FeaturePolicyStack`'s one-copy path (`predicted_costs`, `_softmax`,
+  `learn_vector`): $\operatorname{softmax}(-(m(c) + \Theta\tilde c)/\tau)$, and the ridge
+  step with forgetting on $G - m(c)$ with the exactly symmetric downdate $w w^\top$,
+  $w = u/\sqrt s$;
+* `BoOCO.iterate_one` ($x^1 = \mu + a (W - \mu)$), `BoBLO._pull_fused` (the law
+  $(1 - \eta) x^1 + \eta/d$ and its running sums) and `BoBLO._feedback_fused` (the doubly
+  robust estimate), `BoOCO._gradients`' one-copy step (kappa's running maximum of
+  $\|\tilde f_t\|$) and `Extension.linear_gradient_row` with the simplex's plain-float
+  projection `sets._projection_simplex_row`.
+
+Both work **in place** on the arrays the numpy path keeps (the scaler's statistics, the
+mixture's `G` and `weights`, the learner's `_P[0]` and `_theta[0]`), with every parameter
+passed in, so the general path, the numpy fused path and these kernels are interchangeable
+from one round to the next, and a pickled policy is the same whichever ran. Nothing is written
+before every check of the round has passed: each returns status 0, having written nothing but
+its scratch outputs, when the round is outside what it covers (shapes the model or the learner
+does not know yet, a value not finite or beyond `MAX_ABS`, a variance worn down to 0, a point
+outside the simplex, a law or an estimate that is not finite); the caller then runs the numpy
+fused path, which handles the case or raises its `ValueError`.
+
+**Tolerance contract.** Element-wise steps (scaling, softmax, the law, the projection, the
+mixture's weights) are the numpy path's operations in its order and give the same floats
+(`math.exp`, `math.sqrt` and IEEE arithmetic, no fastmath); the dot products sum in a plain
+loop where numpy's BLAS kernels sum in their own order, so the two paths agree to rounding,
+about 1e-15 relative per round. On the development shapes the tests
+(`tests/onlineboost/test_boblo_kernel.py`) hold them to 1e-12 relative after thousands of rounds
+fed the same arms, and full seeded passes play the same arms.
+
+Compiled at the first call (`cache=True`: later processes load the machine code from
+`__pycache__`); without numba `AVAILABLE` is False and BoBLO runs the numpy path.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+try:  # numba is a dependency; without it BoBLO runs its numpy path (the functions stay Python)
+    import numba
+
+    AVAILABLE = True
+    _njit = numba.njit(cache=True)
+except ImportError:  # pragma: no cover - exercised only where numba is missing
+    AVAILABLE = False
+
+    def _njit(f):
+        return f
+
+from . import scaling, sets
+from ._contexts import _FAST, MAX_ABS
+from .loss_model import RidgeMixture
+
+__all__ = ["AVAILABLE", "covers", "pull", "pull_round", "update", "update_round"]
+
+_NONE = np.empty(0)  # (the scaler's statistics for a reader that does not scale)
+
+
+# -- the glue: the state arrays of each layer in, the round's results out ---------------------
+# (this module transcribes those layers' internals, so it reads their private arrays: BoBLO
+# itself only calls `covers`, `pull` and `update`)
+
+
+def covers(booco, model) -> bool:
+    r"""Whether the kernels cover a fused round (`BoBLO._fusable`) of `booco` (BoBLO's BoOCO,
+    one copy) with the loss model `model`: the weak learner is one `FeaturePolicyStack` copy
+    with no random features playing on `model`, a `RidgeMixture` (any penalties, optimism,
+    rate), on a plain `Simplex` whose one-copy point $x^1 = \mu + a (W - \mu)$ stays in it
+    ($0 < a \le 1$), the linear loss with unit gradient scales. Rounds outside what the
+    kernels cover (new columns, the scaler's warm-up, bad input, non-finite values) still take
+    the numpy fused path, round by round."""
+    from learners import FeaturePolicyStack  # (learners imports onlineboost)
+
+    copies, one = booco.copies, booco._chain_one
+    return (AVAILABLE and type(model) is RidgeMixture and type(copies) is FeaturePolicyStack
+            and copies.n == 1 and copies._shared and copies.model is model
+            and type(booco.decision_set) is sets.Simplex and one is not None
+            and 0.0 < one[0] <= 1.0 and booco._linear and booco._unit_scale
+            and not booco._mu_zero)
+
+
+def pull(reader, booco, model, context, exploration: float):
+    """`BoBLO._pull_fused` up to the draw, compiled (`pull_round`), on the usual round: a dict
+    with the keys of the last round, in the same order, of plain floats and ints, the scaler
+    (`reader`, a `ContextVectors`) past its warm-up, the model and the learner knowing every
+    column. Returns `(law, its running sums, x)` (two lists of floats and the context vector),
+    the scaler's step stored; or None, nothing moved, for the numpy path to play the round."""
+    if context is None:
+        context = {}
+    if type(context) is not dict or reader._idx is not None:
+        return None
+    keys = tuple(context)
+    if keys != reader._keys:
+        return None
+    scale = reader.scale
+    if scale:
+        fast = reader._fast
+        if fast is None:  # (the warm-up, or keys that changed: the reader's own path)
+            return None
+        if fast is not True:  # the plain-float statistics as arrays, for good (same values)
+            reader._stats, reader._fast = reader._current_stats(), True
+        st = reader._stats
+        count, mean, var, dev, ready = st.count, st.mean, st.var, st.dev, st.ready
+    else:
+        count = mean = var = dev = _NONE
+        ready = False
+    vals = context.values()
+    if not _FAST.issuperset(map(type, vals)):  # (others: `_values` checks and names them)
+        return None
+    try:
+        v = np.fromiter(vals, np.float64, len(keys))
+    except OverflowError:  # an int beyond the float range
+        return None
+    copies = booco.copies
+    d = booco.decision_set.dim
+    z, p, c = np.empty(len(v)), np.empty(d), np.empty(d)
+    status = pull_round(
+        v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP, MAX_ABS, model.G,
+        model.weights, model.optimism, copies._theta[0], copies._beta, booco._chain_one[0],
+        booco._mu, 1.0 - exploration, exploration / d, z, p, c)
+    if not status:
+        return None
+    if scale:  # (`ContextVectors.commit`: the kernel stored the statistics)
+        st.ready = status == 2
+        reader._next = None
+    return p.tolist(), c.tolist(), z
+
+
+def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float):
+    """`BoBLO._feedback_fused` compiled (`update_round`) for the pending round (context vector
+    `x`, `arm` drawn with probability `prob`, the observed `loss`, implicit exploration
+    `implicit`): the estimate $\tilde f_t$ (a new array), the weak learner, kappa and the
+    loss model moved; or None, nothing moved, for the numpy path to learn (or refuse) it."""
+    copies, ext = booco.copies, booco._ext
+    running = booco.kappa is None
+    cum = np.array(model.loss)
+    cost = np.empty(booco.decision_set.dim)
+    status, kappa = update_round(
+        x, arm, loss, prob, float(implicit), model.G, model.weights, cum, model.rate,
+        model.optimism, copies._P[0], copies._theta[0], copies.forget, booco._mu,
+        float(ext.delta), ext.kappa, running, cost)
+    if not status:
+        return None
+    model.loss = cum.tolist()
+    model._last = model._theta = None  # (its caches: the model moved)
+    if running:
+        ext.kappa = booco._kappa = kappa
+    return cost
+
+
+@_njit
+def _model_costs(G, weights, optimism, ce, out):
+    r"""`RidgeMixture`'s costs of the row `ce`: $\sum_j w_j \hat\theta^{(j)}_a\cdot\tilde c$
+    per arm, minus `optimism` $\sqrt{\max(\sum_j w_j \tilde c^\top P^{(j)}_a \tilde c, 0)}$."""
+    k, M, q = G.shape[0], G.shape[1], G.shape[3]
+    for a in range(k):
+        acc = 0.0
+        for j in range(M):
+            t = 0.0
+            for i in range(q):
+                t += G[a, j, q, i] * ce[i]
+            acc += weights[j] * t
+        if optimism != 0.0:
+            wid = 0.0
+            for j in range(M):
+                s = 0.0
+                for i in range(q):
+                    ui = 0.0
+                    for m in range(q):
+                        ui += G[a, j, i, m] * ce[m]
+                    s += ui * ce[i]
+                wid += weights[j] * s
+            acc = acc - optimism * math.sqrt(max(wid, 0.0))
+        out[a] = acc
+
+
+@_njit
+def pull_round(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, weights,
+               optimism, theta, beta, chain_a, mu, law_a, law_b, z, p, c):
+    """The fused pull: the context's raw values `v` to the scaled vector `z`, the law `p` and
+    its running sums `c` (outputs, written whatever the status). Returns 0 (nothing stored: the
+    caller runs the numpy path), else 1 + the scaler's new `ready` flag, the statistics
+    `count`, `mean`, `var`, `dev` updated in place (`ContextVectors.commit`)."""
+    n = v.shape[0]
+    k = theta.shape[0]
+    q = n + 1
+    if (G.shape[3] != q or G.shape[2] != q + 1 or G.shape[0] != k or theta.shape[1] != q
+            or mu.shape[0] != k or n == 0):
+        return 0
+    for j in range(n):  # `_values`' range check (NaN fails it)
+        if not (-max_abs <= v[j] <= max_abs):
+            return 0
+    rdy = ready
+    if scale:  # `scaling.learn_transform`, entry by entry (`learn_transform_floats`)
+        if not rdy:
+            rdy = True
+            for j in range(n):
+                if not var[j] > 0.0:
+                    rdy = False
+                    break
+        n1 = np.empty(n)
+        m1 = np.empty(n)
+        s1 = np.empty(n)
+        d1 = np.empty(n)
+        for j in range(n):
+            x = v[j]
+            cnt = count[j] + 1.0
+            m = mean[j]
+            s2 = var[j]
+            dv = dev[j]
+            if rdy or s2 > 0.0:
+                h = math.sqrt(s2) * band
+            else:
+                h = dv
+            cc = m - h
+            if not x < cc:
+                cc = x
+            hi = m + h
+            if cc > hi:
+                cc = hi
+            d0 = cc - m
+            mm = d0 / cnt + m
+            ss = (d0 * (cc - mm) - s2) / cnt + s2
+            if rdy:
+                if not ss > 0.0:  # worn down to 0: numpy divides by 0 (its path decides)
+                    return 0
+                zz = (x - mm) / math.sqrt(ss)
+            else:
+                if ss < 0.0:
+                    ss = 0.0
+                if s2 == 0.0 and x != m:
+                    dv = abs(x - m)
+                zz = (x - mm) / math.sqrt(ss) if ss > 0.0 else 0.0
+            if zz < -clip:
+                zz = -clip
+            if zz > clip:
+                zz = clip
+            z[j] = zz
+            n1[j] = cnt
+            m1[j] = mm
+            s1[j] = ss
+            d1[j] = dv
+    else:
+        for j in range(n):
+            z[j] = v[j]
+    ce = np.empty(q)
+    ce[0] = 1.0
+    for j in range(n):
+        ce[j + 1] = z[j]
+    # the weak learner's costs on the model: m(c) + theta c~, then its softmax
+    cost = np.empty(k)
+    _model_costs(G, weights, optimism, ce, cost)
+    for a in range(k):
+        t = 0.0
+        for i in range(q):
+            t += theta[a, i] * ce[i]
+        cost[a] = t + cost[a]
+    low = cost[0]
+    for a in range(1, k):
+        if cost[a] < low:
+            low = cost[a]
+    total = 0.0
+    for a in range(k):
+        e = math.exp((low - cost[a]) * beta)
+        cost[a] = e
+        total += e
+    # x^1 = mu + a (W - mu) (BoOCO, one copy), then the law (1 - eta) x^1 + eta / d
+    s = 0.0
+    inside = True
+    for a in range(k):
+        w = mu[a] + chain_a * (cost[a] / total - mu[a])
+        s += w
+        if not w >= 0.0:
+            inside = False
+        p[a] = law_a * w + law_b
+    if not (s == s and inside):  # not in K: the numpy path projects
+        return 0
+    run = 0.0
+    for a in range(k):
+        run += p[a]
+        c[a] = run
+    if not math.isfinite(run):  # refused: the numpy path raises
+        return 0
+    if scale:  # the round is past its last refusal: the scaler's step is stored
+        for j in range(n):
+            count[j] = n1[j]
+            mean[j] = m1[j]
+            var[j] = s1[j]
+            if not rdy:
+                dev[j] = d1[j]
+    return 2 if rdy else 1
+
+
+@_njit
+def _project_row(z, out):
+    """`sets._projection_simplex_row(z, 1.0)` into `out`."""
+    d = z.shape[0]
+    m = z[0]
+    for a in range(1, d):
+        if z[a] > m:
+            m = z[a]
+    srt = np.sort(z)
+    total, tau = -1.0, 0.0
+    for j in range(1, d + 1):
+        u = srt[d - j] - m
+        total += u
+        t = total / j
+        if u <= t:
+            break
+        tau = t
+    free = 0
+    for a in range(d):
+        w = (z[a] - m) - tau
+        out[a] = w if not 0.0 > w else 0.0
+        if 0.0 < out[a]:
+            free += 1
+    if free:
+        s = 0.0
+        for a in range(d):
+            s += out[a]
+        r = (1.0 - s) / free
+        for a in range(d):
+            if 0.0 < out[a]:
+                w = out[a] + r
+                out[a] = w if not 0.0 > w else 0.0
+
+
+@_njit
+def update_round(x, arm, loss, prob, implicit, G, weights, cum, rate, optimism, P, theta,
+                 forget, mu, delta, kappa, running, cost):
+    """The fused update for the pending round (scaled context `x`, arm `arm` drawn with
+    probability `prob`, observed `loss`): the estimate into `cost`, then in place the weak
+    learner (`P`, `theta`), kappa's running maximum (returned), the mixture's weights and
+    cumulative errors (`weights`, `cum`) and its models (`G`). Returns `(status, kappa)`;
+    status 0: nothing but `cost` written (the caller runs the numpy path)."""
+    n = x.shape[0]
+    q = n + 1
+    k = theta.shape[0]
+    M = G.shape[1]
+    if (G.shape[3] != q or G.shape[2] != q + 1 or G.shape[0] != k or theta.shape[1] != q
+            or P.shape[0] != q or P.shape[1] != q or mu.shape[0] != k or weights.shape[0] != M
+            or cum.shape[0] != M):
+        return 0, kappa
+    ce = np.empty(q)
+    ce[0] = 1.0
+    for j in range(n):
+        ce[j + 1] = x[j]
+    model = np.empty(k)
+    _model_costs(G, weights, optimism, ce, model)  # m_t (the play's, the model not moved)
+    for a in range(k):
+        cost[a] = model[a]
+    cost[arm] += (loss - cost[arm]) / (prob + implicit)
+    yy = 0.0
+    for a in range(k):
+        if not math.isfinite(cost[a]):  # refused: the numpy path raises
+            return 0, kappa
+        yy += cost[a] * cost[a]
+    # -- past the last refusal: the round is learnt
+    if running:  # kappa = max(kappa, |f~|) (`BoOCO._gradients`)
+        g_t = math.sqrt(yy)
+        if g_t > kappa:
+            kappa = g_t
+    # step 4 at x^0 = mu: (mu - prox(mu - delta f~)) / delta (`linear_gradient_row`)
+    zr = np.empty(k)
+    for a in range(k):
+        zr[a] = mu[a] - delta * cost[a]
+    pr = np.empty(k)
+    _project_row(zr, pr)
+    dist = 0.0
+    for a in range(k):
+        r = zr[a] - pr[a]
+        dist += r * r
+    dist = math.sqrt(dist)
+    lam = delta * kappa
+    if dist > lam:
+        keep = 1.0 - lam / dist
+        for a in range(k):
+            pr[a] = pr[a] + keep * (zr[a] - pr[a])
+    # the weak learner (one copy on phi = c~): ridge with forgetting on g - m(c)
+    if forget != 1.0:
+        f = 1.0 / forget
+        for i in range(q):
+            for j in range(q):
+                P[i, j] *= f
+    u = np.empty(q)
+    for i in range(q):
+        t = 0.0
+        for j in range(q):
+            t += P[i, j] * ce[j]
+        u[i] = t
+    s = 0.0
+    for i in range(q):
+        s += ce[i] * u[i]
+    s = 1.0 + s
+    for a in range(k):
+        g = (mu[a] - pr[a]) / delta - model[a]
+        t = 0.0
+        for i in range(q):
+            t += theta[a, i] * ce[i]
+        g = g - t
+        for i in range(q):
+            theta[a, i] += g * (u[i] / s)
+    if s > 0.0:  # exactly symmetric: w w^T, w = u / sqrt(s)
+        rs = 1.0 / math.sqrt(s)
+        for i in range(q):
+            u[i] = u[i] * rs
+        for i in range(q):
+            for j in range(q):
+                P[i, j] -= u[i] * u[j]
+    else:
+        for i in range(q):
+            for j in range(q):
+                P[i, j] -= u[i] * (u[j] / s)
+    # the loss model (`RidgeMixture.learn_loss`): score, reweight, one RLS step of the arm
+    gm = np.empty((M, q + 1))
+    sm = np.empty(M)
+    for j in range(M):
+        for i in range(q + 1):
+            t = 0.0
+            for m in range(q):
+                t += G[arm, j, i, m] * ce[m]
+            gm[j, i] = t
+        gm[j, q] -= loss  # the residual's negative
+        t = 0.0
+        for i in range(q):
+            t += gm[j, i] * ce[i]
+        sm[j] = t
+    low = np.inf
+    for j in range(M):
+        e = gm[j, q]
+        cum[j] = cum[j] + e * e
+        if cum[j] < low:
+            low = cum[j]
+    if low == np.inf:  # every model's error overflowed: uniform
+        low = 0.0
+        for j in range(M):
+            cum[j] = 0.0
+    total = 0.0
+    for j in range(M):
+        w = math.exp(rate * (low - cum[j]))
+        weights[j] = w
+        total += w
+    for j in range(M):
+        weights[j] = weights[j] / total
+    for j in range(M):
+        cj = 1.0 / (1.0 + sm[j])
+        for i in range(q + 1):
+            h = gm[j, i] * cj
+            for m in range(q):
+                G[arm, j, i, m] -= h * gm[j, m]
+    return 1, kappa
