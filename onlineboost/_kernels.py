@@ -316,10 +316,17 @@ def _project_row(z, out):
     for a in range(1, d):
         if z[a] > m:
             m = z[a]
-    srt = np.sort(z)
+    srt = np.empty(d)  # z sorted decreasingly (insertion: a few entries, and cheap to compile)
+    for a in range(d):
+        x = z[a]
+        b = a
+        while b > 0 and srt[b - 1] < x:
+            srt[b] = srt[b - 1]
+            b -= 1
+        srt[b] = x
     total, tau = -1.0, 0.0
     for j in range(1, d + 1):
-        u = srt[d - j] - m
+        u = srt[j - 1] - m
         total += u
         t = total / j
         if u <= t:
