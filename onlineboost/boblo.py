@@ -223,7 +223,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     `onlineboost.exp4.LeadExp4` on the losses in $[0, 1]$, the bandit analogue of `BoOCO`'s
     aggregate: **phase 1** plays expert 0 alone, exactly ($W_1$, the first copy, which is
     $x^1$, BoOCO's point with one copy, when $\gamma = \eta_1$ as by default: so $N > 1$ plays
-    what $N = 1$ plays, the same floats and the same draws), while tracking every stage's
+    what $N = 1$ plays, the same floats and the same draws as its numpy round; $N = 1$'s
+    compiled round, below, agrees with them to rounding), while tracking every stage's
     importance weighted lead $\hat\Lambda_j = \sum_s \ell_s(a_s)(1 - \pi^j_s(a_s)/\pi^1_s(a_s))$
     and a margin $B_j$ from the exact cumulants of its increments (Ville's inequality; never
     above Freedman's $\approx 1.5\sqrt{2 V_j \ln(1/\delta')}$, $V_j = \sum_s
