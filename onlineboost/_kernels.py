@@ -166,6 +166,23 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float)
 
 
 @_njit
+def _dot(a, b):
+    """$\\sum_i a_i b_i$ in four interleaved partial sums (i mod 4), added pairwise at the end:
+    independent sums the processor overlaps (BLAS sums in its own order too)."""
+    n = a.shape[0]
+    t0 = t1 = t2 = t3 = 0.0
+    m = n - n % 4
+    for i in range(0, m, 4):
+        t0 += a[i] * b[i]
+        t1 += a[i + 1] * b[i + 1]
+        t2 += a[i + 2] * b[i + 2]
+        t3 += a[i + 3] * b[i + 3]
+    for i in range(m, n):
+        t0 += a[i] * b[i]
+    return (t0 + t1) + (t2 + t3)
+
+
+@_njit
 def _model_costs(G, weights, optimism, ce, out):
     r"""`RidgeMixture`'s costs of the row `ce`: $\sum_j w_j \hat\theta^{(j)}_a\cdot\tilde c$
     per arm, minus `optimism` $\sqrt{\max(\sum_j w_j \tilde c^\top P^{(j)}_a \tilde c, 0)}$."""
@@ -173,19 +190,13 @@ def _model_costs(G, weights, optimism, ce, out):
     for a in range(k):
         acc = 0.0
         for j in range(M):
-            t = 0.0
-            for i in range(q):
-                t += G[a, j, q, i] * ce[i]
-            acc += weights[j] * t
+            acc += weights[j] * _dot(G[a, j, q], ce)
         if optimism != 0.0:
             wid = 0.0
             for j in range(M):
                 s = 0.0
                 for i in range(q):
-                    ui = 0.0
-                    for m in range(q):
-                        ui += G[a, j, i, m] * ce[m]
-                    s += ui * ce[i]
+                    s += _dot(G[a, j, i], ce) * ce[i]
                 wid += weights[j] * s
             acc = acc - optimism * math.sqrt(max(wid, 0.0))
         out[a] = acc
@@ -268,10 +279,7 @@ def pull_round(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, w
     cost = np.empty(k)
     _model_costs(G, weights, optimism, ce, cost)
     for a in range(k):
-        t = 0.0
-        for i in range(q):
-            t += theta[a, i] * ce[i]
-        cost[a] = t + cost[a]
+        cost[a] = _dot(theta[a], ce) + cost[a]
     low = cost[0]
     for a in range(1, k):
         if cost[a] < low:
@@ -400,7 +408,7 @@ def update_round(x, arm, loss, prob, implicit, G, weights, cum, rate, optimism, 
         keep = 1.0 - lam / dist
         for a in range(k):
             pr[a] = pr[a] + keep * (zr[a] - pr[a])
-    # the weak learner (one copy on phi = c~): ridge with forgetting on g - m(c)
+    # the weak learner (one copy on phi = c~): ridge with forgetting on g - m(c); u = P c~
     if forget != 1.0:
         f = 1.0 / forget
         for i in range(q):
@@ -408,20 +416,11 @@ def update_round(x, arm, loss, prob, implicit, G, weights, cum, rate, optimism, 
                 P[i, j] *= f
     u = np.empty(q)
     for i in range(q):
-        t = 0.0
-        for j in range(q):
-            t += P[i, j] * ce[j]
-        u[i] = t
-    s = 0.0
-    for i in range(q):
-        s += ce[i] * u[i]
-    s = 1.0 + s
+        u[i] = _dot(P[i], ce)
+    s = 1.0 + _dot(ce, u)
     for a in range(k):
         g = (mu[a] - pr[a]) / delta - model[a]
-        t = 0.0
-        for i in range(q):
-            t += theta[a, i] * ce[i]
-        g = g - t
+        g = g - _dot(theta[a], ce)
         for i in range(q):
             theta[a, i] += g * (u[i] / s)
     if s > 0.0:  # exactly symmetric: w w^T, w = u / sqrt(s)
@@ -440,15 +439,9 @@ def update_round(x, arm, loss, prob, implicit, G, weights, cum, rate, optimism, 
     sm = np.empty(M)
     for j in range(M):
         for i in range(q + 1):
-            t = 0.0
-            for m in range(q):
-                t += G[arm, j, i, m] * ce[m]
-            gm[j, i] = t
+            gm[j, i] = _dot(G[arm, j, i], ce)
         gm[j, q] -= loss  # the residual's negative
-        t = 0.0
-        for i in range(q):
-            t += gm[j, i] * ce[i]
-        sm[j] = t
+        sm[j] = _dot(gm[j, :q], ce)
     low = np.inf
     for j in range(M):
         e = gm[j, q]
