@@ -45,6 +45,28 @@ fed the same arms, and full seeded passes play the same arms.
 
 Compiled at the first call (`cache=True`: later processes load the machine code from
 `__pycache__`); without numba `AVAILABLE` is False and BoBLO runs the numpy path.
+
+Examples
+--------
+>>> import numpy as np
+>>> from onlineboost import BoBLO
+>>> rng = np.random.default_rng(0)
+>>> compiled, plain = BoBLO(seed=0), BoBLO(seed=0)
+>>> plain._JIT = False  # (the numpy fused round)
+>>> same = True
+>>> for t in range(500):
+...     c = {f"x{j}": float(v) for j, v in enumerate(rng.normal(size=4))}
+...     a, b = compiled.pull([0, 1, 2], c), plain.pull([0, 1, 2], c)
+...     same = same and a == b
+...     r = float(a == (c["x0"] > 0) + (c["x1"] > 1))
+...     compiled.update(a, c, r)
+...     plain.update(a, c, r)
+>>> compiled._jit, same
+(True, True)
+>>> compiled.arm_probabilities.round(4)
+array([9.967e-01, 3.000e-03, 3.000e-04])
+>>> float(np.abs(compiled.arm_probabilities - plain.arm_probabilities).max()) < 1e-12
+True
 """
 
 from __future__ import annotations
@@ -65,12 +87,15 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
         return f
 
 from . import scaling, sets
-from ._contexts import _FAST, MAX_ABS
+from ._contexts import MAX_ABS
 from .loss_model import RidgeMixture
 
 __all__ = ["AVAILABLE", "covers", "pull", "pull_round", "update", "update_round"]
 
 _NONE = np.empty(0)  # (the scaler's statistics for a reader that does not scale)
+# the value types `pull` converts itself (`np.fromiter`, exactly as `_contexts._values` does);
+# any other (bool, str, None, Decimal, ...) goes to the reader, which accepts or names it
+_TYPES = frozenset({float, int, np.float64, np.float32, np.int64, np.int32})
 
 
 # -- the glue: the state arrays of each layer in, the round's results out ---------------------
@@ -98,7 +123,7 @@ def covers(booco, model) -> bool:
 
 def pull(reader, booco, model, context, exploration: float):
     """`BoBLO._pull_fused` up to the draw, compiled (`pull_round`), on the usual round: a dict
-    with the keys of the last round, in the same order, of plain floats and ints, the scaler
+    with the keys of the last round, in the same order, of floats and ints (numpy's too), the scaler
     (`reader`, a `ContextVectors`) past its warm-up, the model and the learner knowing every
     column. Returns `(law, its running sums, x)` (two lists of floats and the context vector),
     the scaler's step stored; or None, nothing moved, for the numpy path to play the round."""
@@ -122,7 +147,7 @@ def pull(reader, booco, model, context, exploration: float):
         count = mean = var = dev = _NONE
         ready = False
     vals = context.values()
-    if not _FAST.issuperset(map(type, vals)):  # (others: `_values` checks and names them)
+    if not _TYPES.issuperset(map(type, vals)):  # (others: `_values` checks and names them)
         return None
     try:
         v = np.fromiter(vals, np.float64, len(keys))

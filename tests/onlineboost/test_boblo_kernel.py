@@ -156,12 +156,16 @@ def test_the_paths_are_interchangeable_round_by_round_and_through_pickles():
     assert set(vars(clone)) == set(vars(numpy)) | {"_JIT"}
 
 
-def test_new_and_missing_features_mid_stream_take_the_numpy_round_then_the_kernel():
+def test_new_and_missing_features_mid_stream_take_the_numpy_round_then_the_kernel(monkeypatch):
     """A context with a new feature (the model and the learner grow), one with a feature
     missing, one in another key order: the numpy round plays them, the kernel the next usual
-    rounds, and the two policies stay together."""
+    rounds, and the two policies stay together (values as floats or numpy scalars)."""
     rng = np.random.default_rng(0)
     kernel, numpy = BoBLO(seed=4), _numpy(BoBLO(seed=4))
+    played = []  # (the rounds the kernel played: the status of every pull_round call)
+    pull_round = _kernels.pull_round
+    monkeypatch.setattr(_kernels, "pull_round",
+                        lambda *args: played.append(pull_round(*args)) or played[-1])
     names = ["a", "b", "c"]
     for t in range(400):
         if t == 150:
@@ -171,6 +175,9 @@ def test_new_and_missing_features_mid_stream_take_the_numpy_round_then_the_kerne
             c.pop("b")
         if t % 50 == 30:
             c = dict(reversed(list(c.items())))
+        if t % 3:  # (numpy's scalars, as data frames give them)
+            kind = np.float64 if t % 3 == 1 else np.float32
+            c = {n: kind(v) for n, v in c.items()}
         arm = kernel.pull([0, 1, 2], c)
         assert numpy.pull([0, 1, 2], c) == arm
         assert _rel(kernel.arm_probabilities, numpy.arm_probabilities) <= TOL
@@ -178,6 +185,7 @@ def test_new_and_missing_features_mid_stream_take_the_numpy_round_then_the_kerne
         kernel.update(arm, c, reward)
         numpy.update(arm, c, reward)
     assert kernel._model.G.shape[-1] == 5  # (1, a, b, c, d)
+    assert sum(map(bool, played)) > 300  # (all but the warm-up and the changed keys' rounds)
     assert max(_state_gaps(kernel, numpy).values()) <= TOL
 
 
