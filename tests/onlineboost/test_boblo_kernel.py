@@ -52,8 +52,10 @@ def _state_gaps(a, b) -> dict:
     ma, mb = a._model, b._model
     ca, cb = a.booco.copies, b.booco.copies
     sa, sb = a._reader._current_stats(), b._reader._current_stats()
-    return {"model G": _rel(ma.G, mb.G), "model weights": _rel(ma.weights, mb.weights),
-            "model errors": _rel(ma.loss, mb.loss), "learner P": _rel(ca._P, cb._P),
+    model = ({"model G": _rel(ma.G, mb.G), "model weights": _rel(ma.weights, mb.weights),
+              "model errors": _rel(ma.loss, mb.loss)} if hasattr(ma, "G") else
+             {"model P": _rel(ma.P, mb.P), "model theta": _rel(ma.theta, mb.theta)})
+    return {**model, "learner P": _rel(ca._P, cb._P),
             "learner theta": _rel(ca._theta, cb._theta),
             "kappa": _rel(a.booco._kappa, b.booco._kappa),
             "scaler": max(_rel(sa.mean, sb.mean), _rel(sa.var, sb.var))}
@@ -114,16 +116,19 @@ def test_the_kernel_agrees_with_the_numpy_round_over_full_passes(name):
 
 @pytest.mark.parametrize("kw", [{"optimism": 0.05}, {"implicit": "sqrt", "exploration": 0.05},
                                 {"transformer": None}, {"model_l2": (1.0, 5.0, 20.0)},
+                                {"model_l2": 20.0}, {"model_l2": 5.0, "optimism": 0.1},
                                 {"learner": learners.FeaturePolicy(
                                     l2=5.0, temperature=0.1, forget=1.0, n_features=0,
                                     on_model=True)}],
                          ids=["optimism", "sqrt", "no-scaler", "three-penalties",
+                              "one-penalty", "one-penalty-optimism",
                               "other-learner-parameters"])
 @pytest.mark.parametrize("name", ["LinearBandit", "digits"])
 def test_the_kernel_takes_every_parameter_from_the_state(name, kw):
     """Other values of what the kernels take as inputs (optimism, the implicit exploration's
-    schedule and the exploration, no scaler, three penalties, the learner's penalty,
-    temperature and forgetting): the same agreement over 600 rounds."""
+    schedule and the exploration, no scaler, three penalties, one penalty (the
+    `_ArmRidge` kernels), the learner's penalty, temperature and forgetting): the same
+    agreement over 600 rounds."""
     kernel, numpy = BoBLO(seed=2, **kw), _numpy(BoBLO(seed=2, **kw))
     law, cost, flips = _play_side_by_side(kernel, numpy, STREAMS[name](1), rounds=600)
     assert kernel._jit and flips == 0
@@ -238,7 +243,7 @@ def test_which_configurations_the_kernels_cover():
 
     assert jit()
     assert jit(optimism=0.1, model_l2=(1.0, 2.0, 3.0), transformer=None)
-    assert not jit(model_l2=20.0)  # (one `_ArmRidge`: the numpy fused round)
+    assert jit(model_l2=20.0)  # (one penalty: `_ArmRidge`'s kernels)
     assert not jit(learner=learners.FeaturePolicy(n_features=8, on_model=True))
     assert not jit(learner=learners.FeaturePolicy(n_features=0))  # (not on the model)
     assert not jit(gamma=0.5)  # (x^1 = mu + 2 (W - mu) may leave the simplex)
