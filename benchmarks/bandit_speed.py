@@ -254,8 +254,9 @@ numpy prototype reached ~1.75x); without numba BoBLO runs the numpy round (`BoBL
 usual context (the last round's keys, in order, plain floats past the scaler's warm-up) goes
 straight from the dict to the kernel (one type check, `np.fromiter`); any other round (new
 or missing features, the warm-up, bad input, non-finite values) takes the numpy fused round,
-which handles it or raises its `ValueError`, nothing moved. Not covered (numpy round): a single
-`model_l2` penalty (`_ArmRidge`), other weak learners, gamma < eta_1.
+which handles it or raises its `ValueError`, nothing moved. A single `model_l2` penalty
+(`boblo._ArmRidge`) has its own pair of kernels; other weak learners, N > 1, other estimators
+and gamma < eta_1 run the numpy round.
 
 The same numbers, to rounding: the kernels' dot products sum in another order than numpy's
 BLAS (four interleaved partial sums), the element-wise steps are the numpy round's operations.
@@ -265,8 +266,9 @@ shapes fed the same arms (ImageSegments: 1e-12 over 1,000 rounds, 1e-10 by the e
 pass, as one ulp added to the numpy round's own state gives: its collinear columns are
 directions the forgetting learner never sees, where its inverse Gram matrix grows as 0.995^-t
 with any rounding difference). On full passes of `bandit_compare`'s streams, seeds 0-4, the
-kernels drew the same arm as the numpy round in every one of the 35,535 rounds, and
-`bandit_compare`'s evaluation rows give the same rewards, 0.866 / 0.848 / 0.664.
+kernels drew the same arm as the numpy round in every one of the 35,535 rounds (and so with
+`model_l2=20.0`), and `bandit_compare`'s evaluation rows give the same rewards, 0.866 / 0.848 /
+0.664 (`table` re-run on seeds 0-4).
 
 Where the remaining time goes (`round_split` above, and cProfile on LinearBandit): the two
 compiled calls are a third to a half of the round, about 2.3 us of each being numba's
