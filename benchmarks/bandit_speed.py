@@ -251,7 +251,7 @@ numpy round and run in place on its own state arrays (every parameter passed in)
 (`numba>=0.59`) is now a dependency: the numpy round was bound by the per-call cost of about
 60 small numpy calls, which no numpy formulation avoids (the fourth session's one-function
 numpy prototype reached ~1.75x); without numba BoBLO runs the numpy round (`BoBLO._JIT`). The
-usual context (the last round's keys, in order, plain floats past the scaler's warm-up) goes
+usual context (the last round's keys, in order, floats or ints past the scaler's warm-up) goes
 straight from the dict to the kernel (one type check, `np.fromiter`); any other round (new
 or missing features, the warm-up, bad input, non-finite values) takes the numpy fused round,
 which handles it or raises its `ValueError`, nothing moved. A single `model_l2` penalty
@@ -271,13 +271,13 @@ kernels drew the same arm as the numpy round in every one of the 35,535 rounds (
 0.664 (`table` re-run on seeds 0-4).
 
 Where the remaining time goes (`round_split` above, and cProfile on LinearBandit): the two
-compiled calls are a third to a half of the round, about 2.3 us of each being numba's
+compiled calls are a third to a half of the round, 1.5-2.5 us of each being numba's
 dispatch (22 and 18 arguments unboxed); the rest is Python around them: river's `pull` /
 `update` contract (the arm ids compared with the first pull's, the reward checked, the per-arm
 reward statistics), the dict's keys compared with the last round's, the type check and
 `np.fromiter` of the values, the draw (`rng.random`, the running sums as a list) and the
 mixture's errors and kappa handed back. digits' `update_round` is mostly arithmetic (two
-65 x 65 ridge steps and the mixture's 2 x 66 x 65 one, in scalar sums).
+65 x 65 ridge steps and the mixture's 2 x 66 x 65 one, in plain loops).
 
 Before (fourth session's merged code, numpy round, same script): 2.21x / 2.87x / 1.78x LinUCB's
 decisions/s (ImageSegments / digits / LinearBandit); the fourth session's fused numpy round
