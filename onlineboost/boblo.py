@@ -283,14 +283,15 @@ class BoBLO(bandit.base.ContextualPolicy):
     context and the feature, before any state moves.
 
     **Speed.** `BoBLO()`'s bandit round (one copy, the "dr" estimate on the simplex, its default
-    weak learner on the `RidgeMixture` model, its own scaler, and any values of their
-    parameters) runs compiled by numba (`onlineboost._kernels`: the numpy round's steps on its
-    own state arrays, equal to rounding, the same arms on the development streams): about 4-5x
-    its numpy round, and 6.1x / 7.8x / 5.1x river's tuned LinUCB's decisions/s on ImageSegments
-    / digits / `LinearBandit` (`benchmarks/results/bandit_speed.md`). A process's first rounds
-    compile the kernels (about 9 s, once per installation) or load them from numba's cache
-    (about 0.5 s). Other configurations, and the rounds the kernels do not cover (new features,
-    the scaler's warm-up, bad input), run the numpy round; so does everything without numba.
+    weak learner on the loss model, a `RidgeMixture` or one penalty's, its own scaler, and any
+    values of their parameters) runs compiled by numba (`onlineboost._kernels`: the numpy
+    round's steps on its own state arrays, equal to rounding, the same arms on the development
+    streams): about 4-5x its numpy round, and 6.1x / 7.8x / 5.1x river's tuned LinUCB's
+    decisions/s on ImageSegments / digits / `LinearBandit`
+    (`benchmarks/results/bandit_speed.md`). A process's first rounds compile the kernels (about
+    9 s, once per installation) or load them from numba's cache (about 0.5 s). Other
+    configurations, and the rounds the kernels do not cover (new features, the scaler's
+    warm-up, bad input), run the numpy round; so does everything without numba.
 
     Parameters
     ----------
