@@ -11,11 +11,21 @@ On each development stream of `benchmarks.bandit_compare` (ImageSegments, digits
 `update` (and LinUCB's scaler) right after the others', so that all three see the same load on
 a shared machine. Repeat r plays the stream shuffled by seed r; the table gives the median
 decisions/s over the repeats and the median of the per-repeat ratios to LinUCB.
+
+`BoBLO()`'s round runs compiled (numba, `onlineboost._kernels`): one untimed warm-up pass of
+100 rounds compiles the kernels (or loads them from numba's cache) before anything is timed.
+The compile and cache-load times are measured apart, in fresh processes with an empty numba
+cache directory (`compile_times`), and `round_split` times `BoBLO()` alone per round: the
+compiled round, the kernels' own calls in it, and the numpy round (`BoBLO._JIT = False`).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
+import sys
+import tempfile
 import time
 import warnings
 
@@ -25,7 +35,7 @@ from river import compose, preprocessing
 
 from benchmarks import report
 from benchmarks.bandit_compare import DATASETS, LINUCB
-from onlineboost import BoBLO
+from onlineboost import BoBLO, _kernels
 
 POLICIES = ["BoBLO()", "BoBLO(n_learners=5)", "river LinUCBDisjoint (tuned)"]
 
@@ -71,6 +81,93 @@ def interleaved(data_name: str, seed: int, n_rounds: int | None = None) -> list[
     return [n / s for s in spent]
 
 
+_FIRST_ROUNDS = """
+import time, warnings
+import numpy as np
+from onlineboost import BoBLO
+warnings.simplefilter("ignore")
+
+def rounds():
+    policy, rng = BoBLO(seed=0), np.random.default_rng(0)
+    tic = time.perf_counter()
+    for _ in range(40):  # (the scaler's warm-up, then the kernels' rounds)
+        c = {f"x{j}": float(v) for j, v in enumerate(rng.normal(size=5))}
+        policy.update(policy.pull([0, 1, 2], c), c, 0.5)
+    return time.perf_counter() - tic
+
+first = rounds()
+print(first - rounds())
+"""
+
+
+def compile_times() -> tuple[float, float]:
+    """Seconds the kernels add to a process's first `BoBLO()` rounds: compiling them (a fresh
+    process, an empty numba cache directory; numba's own start-up included) and loading them
+    from that cache (a second fresh process)."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        runs = [subprocess.run([sys.executable, "-c", _FIRST_ROUNDS], env=env, check=True,
+                               capture_output=True, text=True) for _ in range(2)]
+    return float(runs[0].stdout), float(runs[1].stdout)
+
+
+def round_split(data_name: str, seed: int = 0) -> list[float]:
+    """`BoBLO()` alone over one pass, in microseconds per round (kernel rounds only, past the
+    scaler's warm-up): pull + update; of which `pull_round` and `update_round` (the compiled
+    calls, numba's dispatch included; per call); numba's dispatch of `pull_round` alone (its
+    arguments unboxed, nothing computed); and the numpy round's pull + update
+    (`_JIT = False`). The kernels are compiled or loaded first (`interleaved`, untimed)."""
+    warnings.simplefilter("ignore")
+    interleaved(data_name, seed, 100)
+    spent, calls = {}, {}
+    kernels = {name: getattr(_kernels, name) for name in ("pull_round", "update_round")}
+
+    def timed(name):
+        def call(*args):
+            tic = time.perf_counter()
+            out = kernels[name](*args)
+            spent[name] = spent.get(name, 0.0) + time.perf_counter() - tic
+            calls[name] = calls.get(name, 0) + 1
+            return out
+        return call
+
+    out = []
+    try:
+        for name in kernels:
+            setattr(_kernels, name, timed(name))
+        for jit in (True, False):
+            policy, stream = BoBLO(seed=seed), DATASETS[data_name](seed)
+            policy._JIT = jit
+            total = n = 0
+            for context, arm_ids in stream:
+                tic = time.perf_counter()
+                arm = policy.pull(arm_ids, context)
+                toc = time.perf_counter()
+                reward = stream.reward(arm)
+                tac = time.perf_counter()
+                policy.update(arm, context, reward)
+                if policy._rounds > 50:  # (past the warm-up: the kernels' rounds)
+                    total += toc - tic + time.perf_counter() - tac
+                    n += 1
+            if jit:
+                out += [total / n * 1e6] + [spent[name] / calls[name] * 1e6 for name in kernels]
+            else:
+                out.append(total / n * 1e6)
+    finally:
+        for name, f in kernels.items():
+            setattr(_kernels, name, f)
+    # numba's dispatch alone: pull_round on an empty context returns before computing anything
+    args = (np.empty(0), False, *(np.empty(0),) * 4, False, 5.0, 5.0, 1e100, np.empty((1, 1, 2, 1)),
+            np.empty(1), 0.0, np.empty((1, 1)), 50.0, 1.0, np.empty(1), 1.0, 0.0, np.empty(0),
+            np.empty(1), np.empty(1))
+    reps = 20000
+    tic = time.perf_counter()
+    for _ in range(reps):
+        _kernels.pull_round(*args)
+    out.insert(3, (time.perf_counter() - tic) / reps * 1e6)
+    return out
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
@@ -81,6 +178,7 @@ def main(argv=None):
     n_rounds = 300 if args.quick else args.rounds
     rows = {}
     tic = time.time()
+    interleaved(next(iter(DATASETS)), 0, 100)  # (untimed: the kernels compiled or loaded)
     for data_name in DATASETS:
         runs = np.array([interleaved(data_name, seed, n_rounds) for seed in range(repeats)])
         rows[data_name] = runs
@@ -88,13 +186,36 @@ def main(argv=None):
     lines = ["| data set | " + " | ".join(f"{p} decisions/s" for p in POLICIES)
              + " | BoBLO() / LinUCB | BoBLO(n_learners=5) / LinUCB |",
              "|---|" + "---:|" * (len(POLICIES) + 2)]
+    first = {}
     for data_name, runs in rows.items():
         med = np.median(runs, axis=0)
         ratios = np.median(runs[:, :2] / runs[:, 2:3], axis=0)
+        first[data_name] = ratios[0]
         lines.append(f"| {data_name} | " + " | ".join(f"{v:,.0f}" for v in med) + " | "
                      + " | ".join(f"{r:.2f}x" for r in ratios) + " |")
     table = "\n".join(lines)
+    met = all(r >= 3.0 for r in first.values())
+    verdict = (f"Issue 13's target is at least 3x LinUCB's decisions/s on each stream: "
+               f"**{'met' if met else 'not met'}**, `BoBLO()` at "
+               + " / ".join(f"{r:.2f}x" for r in first.values()) + " ("
+               + " / ".join(first) + ").")
     print(table)
+    split = ["| data set | BoBLO() pull + update, us/round | of which `pull_round` | of which "
+             "`update_round` | numba's dispatch of one call | numpy round (`_JIT = False`) "
+             "| compiled / numpy |", "|---|" + "---:|" * 6]
+    for data_name in DATASETS:
+        runs = np.array([round_split(data_name, seed) for seed in range(repeats)])
+        t, pk, uk, disp, nump = np.median(runs, axis=0)
+        split.append(f"| {data_name} | {t:.1f} | {pk:.1f} | {uk:.1f} | {disp:.1f} | "
+                     f"{nump:.1f} | {nump / t:.2f}x faster |")
+    split = "\n".join(split)
+    print(split)
+    first, cached = compile_times()
+    compiled = (f"The kernels' first use in a process: {first:.1f} s to compile them (once per "
+                f"installation and source change; numba's own start-up included), "
+                f"{cached:.2f} s to load them from numba's cache in any later process "
+                f"(`compile_times`: fresh processes, an empty cache directory).")
+    print(compiled)
     print(f"{time.time() - tic:.0f} s")
     if args.quick:
         return
@@ -107,71 +228,60 @@ def main(argv=None):
             f"shared machine); medians over the repeats, ratios the median of the per-repeat "
             f"ratios. LinUCB is river's `LinUCBDisjoint` with (alpha, beta) tuned per data set "
             f"(`bandit_compare.LINUCB`) behind river's `StandardScaler` and a bias feature; "
-            f"BoBLO holds its own scaler.\n\n{table}\n\n{NOTE}\n")
+            f"BoBLO holds its own scaler. `BoBLO()` runs its compiled round (numba); an "
+            f"untimed warm-up pass of 100 rounds compiles (or loads) the kernels first, so the "
+            f"table excludes that one-off cost, given below.\n\n{table}\n\n"
+            f"`BoBLO()` alone, per round past the scaler's warm-up (`round_split`, medians over "
+            f"the same {repeats} repeats):\n\n{split}\n\n{compiled}\n\n{verdict} {NOTE}\n")
     report.write_section("bandit_speed", text)
 
 
 NOTE = """\
-Issue 13's target is at least 3x LinUCB's decisions/s on each stream: **not met**. The table
-is the fourth session's merged code: `BoBLO()` with its new loss model (the (1, 100) ridge
-mixture, chosen by `bandit_compare`'s reward rule) runs at 2.21x / 2.87x / 1.78x LinUCB's
-decisions/s (ImageSegments / digits / LinearBandit). `BoBLO(n_learners=5)` (copies 2..5 over
-128 random Fourier features, `LeadExp4`) at 0.53x / 0.76x / 0.43x. Before the merge, on the
-speed pass's own branch (`speed13`, single penalty 20, the third session's defaults), the same
-script gave 2.61x / 3.51x / 2.09x, and main's code (94abee2) run right after it 2.07x / 2.89x /
-1.60x (two earlier pairs of runs: 2.59x / 3.50x / 2.05x and 2.60x / 3.19x / 2.00x against
-2.07x / 2.89x / 1.68x and 2.08x / 2.99x / 1.62x): the pass makes the round about 1.26x /
-1.21x / 1.31x faster, and the mixture then costs 13-19% of a round (its two models' steps are
-batched into the numpy calls of one; `onlineboost.loss_model`). The one-copy learner's inverse
-Gram downdate is now exactly symmetric (w w^T with w = u / sqrt(s), one square root more a
-round): with forgetting the old u v^T let a rounding asymmetry grow as 0.995^-t and wrecked the
-learner after ~8,000 rounds (`bandit_compare`'s note).
+`BoBLO(n_learners=5)` (copies 2..5 over 128 random Fourier features, `LeadExp4`) runs the
+general numpy round, as before.
 
-What changed. The defaults' round (N = 1, the "dr" estimate on the simplex, no aggregate,
-`learners.FeaturePolicy(n_features=0, on_model=True)`, BoBLO's own scaler) takes a fused path,
-`BoBLO._pull_fused` / `_feedback_fused`: the general round's steps for that configuration,
-without its branches, through BoOCO's public `iterate_one` (x^1 as a list of floats; new) and
-`learn_iterates(x, None, y)` (one copy learns at x^0 = mu: no iterate is read). Under it, each
-layer got a one-copy fast path that computes the same numbers with fewer calls:
+What changed (fifth session, `jit13`). `BoBLO()`'s fused round (N = 1, the "dr" estimate on
+the simplex, no aggregate, `learners.FeaturePolicy(**DEFAULT_LEARNER)` playing on the
+`RidgeMixture` loss model, BoBLO's own scaler) runs as two numba-compiled functions,
+`onlineboost._kernels.pull_round` and `update_round`: the context's range check and robust
+scaling, the mixture's costs, the learner's softmax, x^1 and the law, then the estimate,
+kappa, the extension's gradient with the simplex projection, the learner's ridge step with
+forgetting and the mixture's reweighting and ridge step, transcribed step by step from the
+numpy round and run in place on its own state arrays (every parameter passed in). numba
+(`numba>=0.59`) is now a dependency: the numpy round was bound by the per-call cost of about
+60 small numpy calls, which no numpy formulation avoids (the fourth session's one-function
+numpy prototype reached ~1.75x); without numba BoBLO runs the numpy round (`BoBLO._JIT`). The
+usual context (the last round's keys, in order, floats or ints past the scaler's warm-up) goes
+straight from the dict to the kernel (one type check, `np.fromiter`); any other round (new
+or missing features, the warm-up, bad input, non-finite values) takes the numpy fused round,
+which handles it or raises its `ValueError`, nothing moved. A single `model_l2` penalty
+(`boblo._ArmRidge`) has its own pair of kernels; other weak learners, N > 1, other estimators
+and gamma < eta_1 run the numpy round.
 
-* `FeaturePolicyStack` with one copy and no random features: the costs are one product
-  `theta[0].dot(phi)` plus the model's, the learning step runs on the one row; the loss model
-  lends its row (1, c) (`_ArmRidge.costs_and_row`), so the row is built once a round, not three
-  times; the loss model keeps its costs as an array and learns from the loss (`learn_loss`);
-* numpy's `.dot` for the small products: the same BLAS kernels as `@` (bit for bit; checked on
-  the shapes used), at half the call's cost here;
-* BoOCO's step 4 for one copy: `Extension.linear_gradient_row` (new), the extension's
-  gradient at x^0 = mu in plain floats (projection and pull towards K inlined);
-* the context scaling: `learn_transform_floats` has its own loops for a row whose variances are
-  all positive and for one with a zero variance (ImageSegments' constant column), with bound
-  appends; the numpy kernel's two `.min()` checks are `np.minimum.reduce` (no Python wrapper),
-  the range checks of the context values need no `abs`; the simplex's plain-float row
-  projection builds one list less.
+The same numbers, to rounding: the kernels' dot products sum in another order than numpy's
+BLAS (four interleaved partial sums), the element-wise steps are the numpy round's operations.
+`tests/onlineboost/test_boblo_kernel.py` holds the laws, estimates and learnt states within
+1e-12 (norm-wise relative) of the numpy round over full passes of the three development
+shapes fed the same arms (ImageSegments: 1e-12 over 1,000 rounds, 1e-10 by the end of the
+pass, as one ulp added to the numpy round's own state gives: its collinear columns are
+directions the forgetting learner never sees, where its inverse Gram matrix grows as 0.995^-t
+with any rounding difference). On full passes of `bandit_compare`'s streams, seeds 0-4, the
+kernels drew the same arm as the numpy round in every one of the 35,535 rounds (and so with
+`model_l2=20.0`), and `bandit_compare`'s evaluation rows give the same rewards, 0.866 / 0.848 /
+0.664 (`table` re-run on seeds 0-4).
 
-On the speed pass's branch every number was the previous code's: the recorded seeded arm laws of
-`tests/onlineboost/test_boblo.py` pass unchanged, seeded fingerprints of every arm law and cost
-estimate on the three streams (1,000 rounds, defaults and optimism 0.05) are equal to main's
-bit for bit, and `tests/onlineboost/test_boblo_fused.py` plays the fused and the general round
-side by side on the three development shapes (bit for bit, also with optimism, the "sqrt"
-schedule, no scaler, and other vector learners), compares the one-copy stack with copy 1 of a
-two-copy stack (the general branch) and the loss model's fast methods with its general ones.
+Where the remaining time goes (`round_split` above, and cProfile on LinearBandit): the two
+compiled calls are a third to a half of the round, 1.5-2.5 us of each being numba's
+dispatch (22 and 18 arguments unboxed); the rest is Python around them: river's `pull` /
+`update` contract (the arm ids compared with the first pull's, the reward checked, the per-arm
+reward statistics), the dict's keys compared with the last round's, the type check and
+`np.fromiter` of the values, the draw (`rng.random`, the running sums as a list) and the
+mixture's errors and kappa handed back. digits' `update_round` is mostly arithmetic (two
+65 x 65 ridge steps and the mixture's 2 x 66 x 65 one, in plain loops).
 
-Per round, `BoBLO()` alone (a loop of pull + update over one pass, median of 3, main and
-this code run one after the other at the quietest moment of a machine shared with other
-jobs; other moments gave anything from 0.9x to 1.6x): LinearBandit 130 us on main against
-96 us here, ImageSegments 154 against 113, digits 225 against 180. The target asks for
-1.87x main's speed on LinearBandit, 1.46x on ImageSegments, 1.02x on digits.
-
-What is left. The round is now mostly arithmetic that cannot be removed without changing the
-numbers: two ridge updates (the weak learner's shared inverse Gram with forgetting, the loss
-model's per-arm one: about 27 small numpy calls, ~30% of the round on LinearBandit), the
-context scaling in plain floats (~12-15%), the simplex projection of the extension's gradient
-(~7%), the softmax and the draw (shares of the round: sampled CPU time). A prototype of the
-whole round written as one function with direct access to every array (no layers, no checks, no
-conversions) measured about 1.75x main's round on LinearBandit (one measurement, loaded
-machine), short of the 1.87x that 3x LinUCB needs there: on LinearBandit, and likely on
-ImageSegments, the target needs a cheaper computation (e.g. one ridge model instead of two, or
-the weak learner's correction updated every few rounds), not a faster path to the same numbers.
+Before (fourth session's merged code, numpy round, same script): 2.21x / 2.87x / 1.78x LinUCB's
+decisions/s (ImageSegments / digits / LinearBandit); the fourth session's fused numpy round
+was 1.21-1.31x the third session's.
 """
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from river import bandit, preprocessing
 from river import base as river_base
 
-from . import losses, sets
+from . import _kernels, losses, sets
 from ._checks import check_real, check_seed, check_transformer
 from ._contexts import ContextVectors
 from .booco import BoOCO
@@ -223,7 +223,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     `onlineboost.exp4.LeadExp4` on the losses in $[0, 1]$, the bandit analogue of `BoOCO`'s
     aggregate: **phase 1** plays expert 0 alone, exactly ($W_1$, the first copy, which is
     $x^1$, BoOCO's point with one copy, when $\gamma = \eta_1$ as by default: so $N > 1$ plays
-    what $N = 1$ plays, the same floats and the same draws), while tracking every stage's
+    what $N = 1$ plays, the same floats and the same draws as its numpy round; $N = 1$'s
+    compiled round, below, agrees with them to rounding), while tracking every stage's
     importance weighted lead $\hat\Lambda_j = \sum_s \ell_s(a_s)(1 - \pi^j_s(a_s)/\pi^1_s(a_s))$
     and a margin $B_j$ from the exact cumulants of its increments (Ville's inequality; never
     above Freedman's $\approx 1.5\sqrt{2 V_j \ln(1/\delta')}$, $V_j = \sum_s
@@ -280,6 +281,17 @@ class BoBLO(bandit.base.ContextualPolicy):
     sit in a river `Pipeline`. Context values must be real numbers of magnitude at most 1e100
     (`onlineboost._contexts.MAX_ABS`); anything else is refused with a `ValueError` naming the
     context and the feature, before any state moves.
+
+    **Speed.** `BoBLO()`'s bandit round (one copy, the "dr" estimate on the simplex, its default
+    weak learner on the loss model, a `RidgeMixture` or one penalty's, its own scaler, and any
+    values of their parameters) runs compiled by numba (`onlineboost._kernels`: the numpy
+    round's steps on its own state arrays, equal to rounding, the same arms on the development
+    streams): about 4-5x its numpy round, and 6.1x / 7.8x / 5.1x river's tuned LinUCB's
+    decisions/s on ImageSegments / digits / `LinearBandit`
+    (`benchmarks/results/bandit_speed.md`). A process's first rounds compile the kernels (about
+    9 s, once per installation) or load them from numba's cache (about 0.5 s). Other
+    configurations, and the rounds the kernels do not cover (new features, the scaler's
+    warm-up, bad input), run the numpy round; so does everything without numba.
 
     Parameters
     ----------
@@ -475,6 +487,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                       and self.estimator != "paper" and n_experts > 1 else None)
         self._model = _loss_model(self, booco)
         self._fused = self._fusable(bandit_face)
+        self._jit = self._fused and _kernels.covers(booco, self._model)
 
     def _fusable(self, bandit_face: bool) -> bool:
         """Whether the bandit face's usual round may take the fused path (`_pull_fused`,
@@ -489,6 +502,9 @@ class BoBLO(bandit.base.ContextualPolicy):
     #: (a switch for the tests: False sends every round through the general path)
     _FUSE = True
     _fused = False  # (policies pickled before the fused path: the general one)
+    #: (a switch for the tests: False keeps the fused round on numpy; off without numba)
+    _JIT = _kernels.AVAILABLE
+    _jit = False  # (policies pickled before the kernels: the numpy fused round)
 
     def __repr__(self) -> str:  # river's policy repr is a reward table that fails before a pull
         return river_base.Base.__repr__(self)
@@ -594,7 +610,17 @@ class BoBLO(bandit.base.ContextualPolicy):
 
     def _pull_fused(self, context) -> int:
         """`_play` for the fused configuration (`_fusable`): the arm index. The general path's
-        steps for that configuration, without the branches it never takes."""
+        steps for that configuration, without the branches it never takes; compiled
+        (`_kernels`) where `_kernels.covers` the configuration, on the rounds it covers."""
+        if self._jit and self._JIT:  # (None: a round the kernel does not cover)
+            law = _kernels.pull(self._reader, self._booco, self._model, context,
+                                self.exploration)
+            if law is not None:
+                p, c, x = law
+                self._arm_probabilities = p
+                i = _draw(c, self._rng.random())  # a_t ~ p_t
+                self._pending = (context, x, i, None, p[i], False)
+                return i
         x = self._reader.read({} if context is None else context)
         w = self._booco.iterate_one(x)  # x^1 = x^N (Algorithm 1, steps 1-2)
         total = sum(w)  # (NaN: not in K)
@@ -611,6 +637,14 @@ class BoBLO(bandit.base.ContextualPolicy):
     def _feedback_fused(self, loss: float) -> None:
         """`_feedback` for the fused configuration (`_fusable`): the "dr" estimate."""
         _, x, i, _, prob, _ = self._pending
+        if self._jit and self._JIT:  # (None: a round the kernel does not cover)
+            cost = _kernels.update(self._booco, self._model, x, i, loss, prob,
+                                   self._implicit())
+            if cost is not None:
+                self._last_cost = cost
+                self._pending = None
+                self._rounds += 1
+                return
         model = self._model
         ce, cost, U = model.lower(x)  # m_t: the optimistic loss model
         cost = list(cost)

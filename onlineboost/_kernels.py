@@ -1,0 +1,620 @@
+r"""BoBLO's fused round as compiled functions (numba), on the numpy path's own state arrays.
+
+`BoBLO()`'s round with its defaults (one copy, the `"dr"` estimate on the simplex, no aggregate,
+the weak learner `learners.FeaturePolicy(**DEFAULT_LEARNER)` playing on the loss model
+`loss_model.RidgeMixture`, BoBLO's own robust scaler) costs about 60 small numpy calls and a
+few hundred Python operations on arrays of 5-65 entries: the per-call overhead, not the
+arithmetic, sets its speed, and no numpy formulation gets below it. `pull_round` and
+`update_round` are the same steps compiled by numba, transcribed in the same order from
+
+* `_contexts.ContextVectors.read` / `commit` on the usual round (the keys of the last round,
+  every column past the warm-up): the range check of the values (`_contexts.MAX_ABS`) and
+  `scaling.learn_transform` (its plain-float twin `learn_transform_floats`): winsorise, learn
+  the running mean and variance, standardise, clip;
+* `loss_model.RidgeMixture` (`_ContextCache.lower`, `predict`, `_means`, `learn_loss`): the
+  weighted per-arm predictions on $\tilde c = (1, c)$, optionally minus `optimism` times the
+  weighted width, and, after the round, the prequential reweighting and one
+  recursive-least-squares step of the played arm in every model (`pull_round_ridge` /
+  `update_round_ridge`: the single-penalty model `boblo._ArmRidge`, `BoBLO(model_l2=20.0)`);
+* `learners.FeaturePolicyStack`'s one-copy path (`predicted_costs`, `_softmax`,
+  `learn_vector`): $\operatorname{softmax}(-(m(c) + \Theta\tilde c)/\tau)$, and the ridge
+  step with forgetting on $G - m(c)$ with the exactly symmetric downdate $w w^\top$,
+  $w = u/\sqrt s$;
+* `BoOCO.iterate_one` ($x^1 = \mu + a (W - \mu)$), `BoBLO._pull_fused` (the law
+  $(1 - \eta) x^1 + \eta/d$ and its running sums) and `BoBLO._feedback_fused` (the doubly
+  robust estimate), `BoOCO._gradients`' one-copy step (kappa's running maximum of
+  $\|\tilde f_t\|$) and `Extension.linear_gradient_row` with the simplex's plain-float
+  projection `sets._projection_simplex_row`.
+
+Both work **in place** on the arrays the numpy path keeps (the scaler's statistics, the
+mixture's `G` and `weights`, the learner's `_P[0]` and `_theta[0]`), with every parameter
+passed in, so the general path, the numpy fused path and these kernels are interchangeable
+from one round to the next, and a pickled policy is the same whichever ran. Nothing is written
+before every check of the round has passed: each returns status 0, having written nothing but
+its scratch outputs, when the round is outside what it covers (shapes the model or the learner
+does not know yet, a value not finite or beyond `MAX_ABS`, a variance worn down to 0, a point
+outside the simplex, a law or an estimate that is not finite); the caller then runs the numpy
+fused path, which handles the case or raises its `ValueError`.
+
+**Tolerance contract.** Element-wise steps (scaling, softmax, the law, the projection, the
+mixture's weights) are the numpy path's operations in its order and give the same floats
+(`math.exp`, `math.sqrt` and IEEE arithmetic, no fastmath); the dot products sum in four
+interleaved partial sums where numpy's BLAS sums in its own order, so the two agree to rounding,
+about 1e-15 relative per round. On the development shapes the tests
+(`tests/onlineboost/test_boblo_kernel.py`) hold them to 1e-12 relative over full passes fed the
+same arms (ImageSegments: over its first 1,000 rounds; its collinear columns are directions the
+forgetting learner never sees, where any rounding difference grows as 0.995^-t, as one ulp
+added to the numpy path's own state does), and full seeded passes play the same arms.
+
+Compiled at the first call (`cache=True`: later processes load the machine code from
+`__pycache__`); without numba `AVAILABLE` is False and BoBLO runs the numpy path.
+
+Examples
+--------
+>>> import numpy as np
+>>> from onlineboost import BoBLO
+>>> rng = np.random.default_rng(0)
+>>> compiled, plain = BoBLO(seed=0), BoBLO(seed=0)
+>>> plain._JIT = False  # (the numpy fused round)
+>>> same = True
+>>> for t in range(500):
+...     c = {f"x{j}": float(v) for j, v in enumerate(rng.normal(size=4))}
+...     a, b = compiled.pull([0, 1, 2], c), plain.pull([0, 1, 2], c)
+...     same = same and a == b
+...     r = float(a == (c["x0"] > 0) + (c["x1"] > 1))
+...     compiled.update(a, c, r)
+...     plain.update(a, c, r)
+>>> compiled._jit, same
+(True, True)
+>>> compiled.arm_probabilities.round(4)
+array([9.967e-01, 3.000e-03, 3.000e-04])
+>>> float(np.abs(compiled.arm_probabilities - plain.arm_probabilities).max()) < 1e-12
+True
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+try:  # numba is a dependency; without it BoBLO runs its numpy path (the functions stay Python)
+    import numba
+
+    AVAILABLE = True
+    _njit = numba.njit(cache=True)
+except ImportError:  # pragma: no cover - exercised only where numba is missing
+    AVAILABLE = False
+
+    def _njit(f):
+        return f
+
+from . import scaling, sets
+from ._contexts import MAX_ABS
+from .loss_model import RidgeMixture
+
+__all__ = ["AVAILABLE", "covers", "pull", "pull_round", "pull_round_ridge", "update",
+           "update_round", "update_round_ridge"]
+
+_NONE = np.empty(0)  # (the scaler's statistics for a reader that does not scale)
+# the value types `pull` converts itself (`np.fromiter`, exactly as `_contexts._values` does);
+# any other (bool, str, None, Decimal, ...) goes to the reader, which accepts or names it
+_TYPES = frozenset({float, int, np.float64, np.float32, np.int64, np.int32})
+
+
+# -- the glue: the state arrays of each layer in, the round's results out ---------------------
+# (this module transcribes those layers' internals, so it reads their private arrays: BoBLO
+# itself only calls `covers`, `pull` and `update`)
+
+
+def covers(booco, model) -> bool:
+    r"""Whether the kernels cover a fused round (`BoBLO._fusable`) of `booco` (BoBLO's BoOCO,
+    one copy) with the loss model `model`: the weak learner is one `FeaturePolicyStack` copy
+    with no random features playing on `model`, a `RidgeMixture` (any penalties, optimism,
+    rate) or one penalty's `boblo._ArmRidge`, on a plain `Simplex` whose one-copy point
+    $x^1 = \mu + a (W - \mu)$ stays in it ($0 < a \le 1$), the linear loss with unit
+    gradient scales. Rounds outside what the kernels cover (new columns, the scaler's
+    warm-up, bad input, non-finite values) still take the numpy fused path, round by
+    round."""
+    from learners import FeaturePolicyStack  # (learners imports onlineboost)
+
+    from .boblo import _ArmRidge  # (boblo imports this module)
+
+    copies, one = booco.copies, booco._chain_one
+    return (AVAILABLE and type(model) in (RidgeMixture, _ArmRidge)
+            and type(copies) is FeaturePolicyStack
+            and copies.n == 1 and copies._shared and copies.model is model
+            and type(booco.decision_set) is sets.Simplex and one is not None
+            and 0.0 < one[0] <= 1.0 and booco._linear and booco._unit_scale
+            and not booco._mu_zero)
+
+
+def pull(reader, booco, model, context, exploration: float):
+    """`BoBLO._pull_fused` up to the draw, compiled (`pull_round`), on the usual round: a dict
+    with the keys of the last round, in the same order, of floats and ints (numpy's too), the scaler
+    (`reader`, a `ContextVectors`) past its warm-up, the model and the learner knowing every
+    column. Returns `(law, its running sums, x)` (two lists of floats and the context vector),
+    the scaler's step stored; or None, nothing moved, for the numpy path to play the round."""
+    if context is None:
+        context = {}
+    if type(context) is not dict or reader._idx is not None:
+        return None
+    keys = tuple(context)
+    if keys != reader._keys:
+        return None
+    scale = reader.scale
+    if scale:
+        fast = reader._fast
+        if fast is None:  # (the warm-up, or keys that changed: the reader's own path)
+            return None
+        if fast is not True:  # the plain-float statistics as arrays, for good (same values)
+            reader._stats, reader._fast = reader._current_stats(), True
+        st = reader._stats
+        count, mean, var, dev, ready = st.count, st.mean, st.var, st.dev, st.ready
+    else:
+        count = mean = var = dev = _NONE
+        ready = False
+    vals = context.values()
+    if not _TYPES.issuperset(map(type, vals)):  # (others: `_values` checks and names them)
+        return None
+    try:
+        v = np.fromiter(vals, np.float64, len(keys))
+    except OverflowError:  # an int beyond the float range
+        return None
+    copies = booco.copies
+    d = booco.decision_set.dim
+    z, p, c = np.empty(len(v)), np.empty(d), np.empty(d)
+    mixture = type(model) is RidgeMixture  # (else the single-penalty `boblo._ArmRidge`)
+    status = (pull_round if mixture else pull_round_ridge)(
+        v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP, MAX_ABS,
+        model.G if mixture else model.P, model.weights if mixture else model.theta,
+        model.optimism, copies._theta[0], copies._beta, booco._chain_one[0], booco._mu,
+        1.0 - exploration, exploration / d, z, p, c)
+    if not status:
+        return None
+    if scale:  # (`ContextVectors.commit`: the kernel stored the statistics)
+        st.ready = status == 2
+        reader._next = None
+    return p.tolist(), c.tolist(), z
+
+
+def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float):
+    r"""`BoBLO._feedback_fused` compiled (`update_round`) for the pending round (context vector
+    `x`, `arm` drawn with probability `prob`, the observed `loss`, implicit exploration
+    `implicit`): the estimate $\tilde f_t$ (a new array), the weak learner, kappa and the
+    loss model moved; or None, nothing moved, for the numpy path to learn (or refuse) it."""
+    copies, ext = booco.copies, booco._ext
+    running = booco.kappa is None
+    cost = np.empty(booco.decision_set.dim)
+    if type(model) is RidgeMixture:
+        cum = np.array(model.loss)
+        status, kappa = update_round(
+            x, arm, loss, prob, float(implicit), model.G, model.weights, cum, model.rate,
+            model.optimism, copies._P[0], copies._theta[0], copies.forget, booco._mu,
+            float(ext.delta), ext.kappa, running, cost)
+        if not status:
+            return None
+        model.loss = cum.tolist()
+        model._theta = None  # (its cache of the mixed weights)
+    else:  # the single-penalty `boblo._ArmRidge`
+        status, kappa = update_round_ridge(
+            x, arm, loss, prob, float(implicit), model.P, model.theta, model.optimism,
+            copies._P[0], copies._theta[0], copies.forget, booco._mu, float(ext.delta),
+            ext.kappa, running, cost)
+        if not status:
+            return None
+    model._last = None  # (its cache of the last context: the model moved)
+    if running:
+        ext.kappa = booco._kappa = kappa
+    return cost
+
+
+@_njit
+def _dot(a, b):
+    r"""$\sum_i a_i b_i$ in four interleaved partial sums (i mod 4), added pairwise at the end:
+    independent sums the processor overlaps (BLAS sums in its own order too)."""
+    n = a.shape[0]
+    t0 = t1 = t2 = t3 = 0.0
+    m = n - n % 4
+    for i in range(0, m, 4):
+        t0 += a[i] * b[i]
+        t1 += a[i + 1] * b[i + 1]
+        t2 += a[i + 2] * b[i + 2]
+        t3 += a[i + 3] * b[i + 3]
+    for i in range(m, n):
+        t0 += a[i] * b[i]
+    return (t0 + t1) + (t2 + t3)
+
+
+@_njit
+def _model_costs(G, weights, optimism, ce, out):
+    r"""`RidgeMixture`'s costs of the row `ce`: $\sum_j w_j \hat\theta^{(j)}_a\cdot\tilde c$
+    per arm, minus `optimism` $\sqrt{\max(\sum_j w_j \tilde c^\top P^{(j)}_a \tilde c, 0)}$."""
+    k, M, q = G.shape[0], G.shape[1], G.shape[3]
+    for a in range(k):
+        acc = 0.0
+        for j in range(M):
+            acc += weights[j] * _dot(G[a, j, q], ce)
+        if optimism != 0.0:
+            wid = 0.0
+            for j in range(M):
+                s = 0.0
+                for i in range(q):
+                    s += _dot(G[a, j, i], ce) * ce[i]
+                wid += weights[j] * s
+            acc = acc - optimism * math.sqrt(max(wid, 0.0))
+        out[a] = acc
+
+
+@_njit
+def _ridge_costs(P, T, optimism, ce, out):
+    r"""`boblo._ArmRidge`'s costs of the row `ce`: $\hat\theta_a\cdot\tilde c$ per arm, minus
+    `optimism` $\sqrt{\max(\tilde c^\top P_a \tilde c, 0)}$."""
+    k, q = T.shape[0], T.shape[1]
+    for a in range(k):
+        acc = _dot(T[a], ce)
+        if optimism != 0.0:
+            s = 0.0
+            for i in range(q):
+                s += _dot(P[a, i], ce) * ce[i]
+            acc = acc - optimism * math.sqrt(max(s, 0.0))
+        out[a] = acc
+
+
+@_njit
+def _scale(v, scale, count, mean, var, dev, ready, band, clip, max_abs, z, st):
+    """The range check of the values `v` and, if `scale`, `scaling.learn_transform` entry by
+    entry (`learn_transform_floats`): the vector into `z`, the statistics' next values staged
+    in `st` (count, mean, var, dev rows), nothing stored. Returns 0 (not covered: the numpy
+    path decides), else 1 + the statistics' next `ready` flag."""
+    n = v.shape[0]
+    for j in range(n):  # `_values`' range check (NaN fails it)
+        if not (-max_abs <= v[j] <= max_abs):
+            return 0
+    if not scale:
+        for j in range(n):
+            z[j] = v[j]
+        return 1
+    rdy = ready
+    if not rdy:
+        rdy = True
+        for j in range(n):
+            if not var[j] > 0.0:
+                rdy = False
+                break
+    for j in range(n):
+        x = v[j]
+        cnt = count[j] + 1.0
+        m = mean[j]
+        s2 = var[j]
+        dv = dev[j]
+        if rdy or s2 > 0.0:
+            h = math.sqrt(s2) * band
+        else:
+            h = dv
+        cc = m - h
+        if not x < cc:
+            cc = x
+        hi = m + h
+        if cc > hi:
+            cc = hi
+        d0 = cc - m
+        mm = d0 / cnt + m
+        ss = (d0 * (cc - mm) - s2) / cnt + s2
+        if rdy:
+            if not ss > 0.0:  # worn down to 0: numpy divides by 0 (its path decides)
+                return 0
+            zz = (x - mm) / math.sqrt(ss)
+        else:
+            if ss < 0.0:
+                ss = 0.0
+            if s2 == 0.0 and x != m:
+                dv = abs(x - m)
+            zz = (x - mm) / math.sqrt(ss) if ss > 0.0 else 0.0
+        if zz < -clip:
+            zz = -clip
+        if zz > clip:
+            zz = clip
+        z[j] = zz
+        st[0, j] = cnt
+        st[1, j] = mm
+        st[2, j] = ss
+        st[3, j] = dv
+    return 2 if rdy else 1
+
+
+@_njit
+def _row(z):
+    r"""$\tilde c = (1, z)$."""
+    ce = np.empty(z.shape[0] + 1)
+    ce[0] = 1.0
+    for j in range(z.shape[0]):
+        ce[j + 1] = z[j]
+    return ce
+
+
+@_njit
+def _law(cost, ce, theta, beta, chain_a, mu, law_a, law_b, p, c):
+    r"""From the model's costs `cost` (overwritten): the learner's softmax of
+    $-(m(c) + \Theta\tilde c)/\tau$, $x^1 = \mu + a (W - \mu)$, the law
+    $(1 - \eta) x^1 + \eta/d$ into `p` and its running sums into `c`. False: $x^1$ is not in
+    the simplex (the numpy path projects) or the law is not finite (it refuses)."""
+    k = cost.shape[0]
+    for a in range(k):
+        cost[a] = _dot(theta[a], ce) + cost[a]
+    low = cost[0]
+    for a in range(1, k):
+        if cost[a] < low:
+            low = cost[a]
+    total = 0.0
+    for a in range(k):
+        e = math.exp((low - cost[a]) * beta)
+        cost[a] = e
+        total += e
+    s = 0.0
+    inside = True
+    for a in range(k):
+        w = mu[a] + chain_a * (cost[a] / total - mu[a])
+        s += w
+        if not w >= 0.0:
+            inside = False
+        p[a] = law_a * w + law_b
+    if not (s == s and inside):
+        return False
+    run = 0.0
+    for a in range(k):
+        run += p[a]
+        c[a] = run
+    return math.isfinite(run)
+
+
+@_njit
+def _store(status, count, mean, var, dev, st):
+    """`ContextVectors.commit`: the staged statistics stored (the deviations only while some
+    variance is 0, `status` 1)."""
+    for j in range(count.shape[0]):
+        count[j] = st[0, j]
+        mean[j] = st[1, j]
+        var[j] = st[2, j]
+        if status == 1:
+            dev[j] = st[3, j]
+
+
+@_njit
+def pull_round(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, weights,
+               optimism, theta, beta, chain_a, mu, law_a, law_b, z, p, c):
+    """The fused pull on a `RidgeMixture` (`G`, `weights`): the context's raw values `v` to
+    the scaled vector `z`, the law `p` and its running sums `c` (outputs, written whatever the
+    status). Returns 0 (nothing stored: the caller runs the numpy path), else 1 + the scaler's
+    new `ready` flag, the statistics `count`, `mean`, `var`, `dev` updated in place."""
+    n, k = v.shape[0], theta.shape[0]
+    q = n + 1
+    if (n == 0 or G.shape[3] != q or G.shape[2] != q + 1 or G.shape[0] != k
+            or theta.shape[1] != q or mu.shape[0] != k):
+        return 0
+    st = np.empty((4, n))
+    status = _scale(v, scale, count, mean, var, dev, ready, band, clip, max_abs, z, st)
+    if not status:
+        return 0
+    ce = _row(z)
+    cost = np.empty(k)
+    _model_costs(G, weights, optimism, ce, cost)
+    if not _law(cost, ce, theta, beta, chain_a, mu, law_a, law_b, p, c):
+        return 0
+    if scale:  # the round is past its last refusal: the scaler's step is stored
+        _store(status, count, mean, var, dev, st)
+    return status
+
+
+@_njit
+def pull_round_ridge(v, scale, count, mean, var, dev, ready, band, clip, max_abs, Pm, Tm,
+                     optimism, theta, beta, chain_a, mu, law_a, law_b, z, p, c):
+    """`pull_round` on a single-penalty `boblo._ArmRidge` (`Pm`, `Tm`: its `P`, `theta`)."""
+    n, k = v.shape[0], theta.shape[0]
+    q = n + 1
+    if (n == 0 or Tm.shape[1] != q or Pm.shape[2] != q or Tm.shape[0] != k
+            or theta.shape[1] != q or mu.shape[0] != k):
+        return 0
+    st = np.empty((4, n))
+    status = _scale(v, scale, count, mean, var, dev, ready, band, clip, max_abs, z, st)
+    if not status:
+        return 0
+    ce = _row(z)
+    cost = np.empty(k)
+    _ridge_costs(Pm, Tm, optimism, ce, cost)
+    if not _law(cost, ce, theta, beta, chain_a, mu, law_a, law_b, p, c):
+        return 0
+    if scale:
+        _store(status, count, mean, var, dev, st)
+    return status
+
+
+@_njit
+def _project_row(z, out):
+    """`sets._projection_simplex_row(z, 1.0)` into `out`."""
+    d = z.shape[0]
+    m = z[0]
+    for a in range(1, d):
+        if z[a] > m:
+            m = z[a]
+    srt = np.empty(d)  # z sorted decreasingly (insertion: a few entries, and cheap to compile)
+    for a in range(d):
+        x = z[a]
+        b = a
+        while b > 0 and srt[b - 1] < x:
+            srt[b] = srt[b - 1]
+            b -= 1
+        srt[b] = x
+    total, tau = -1.0, 0.0
+    for j in range(1, d + 1):
+        u = srt[j - 1] - m
+        total += u
+        t = total / j
+        if u <= t:
+            break
+        tau = t
+    free = 0
+    for a in range(d):
+        w = (z[a] - m) - tau
+        out[a] = w if not 0.0 > w else 0.0
+        if 0.0 < out[a]:
+            free += 1
+    if free:
+        s = 0.0
+        for a in range(d):
+            s += out[a]
+        r = (1.0 - s) / free
+        for a in range(d):
+            if 0.0 < out[a]:
+                w = out[a] + r
+                out[a] = w if not 0.0 > w else 0.0
+
+
+@_njit
+def _learn(ce, arm, loss, prob, implicit, model, P, theta, forget, mu, delta, kappa, running,
+           cost):
+    r"""The estimate into `cost` from the model's costs `model`; unless it is not finite (then
+    `(False, kappa)`, nothing else written), kappa's running maximum (returned), step 4 at
+    $x^0 = \mu$ and the weak learner's ridge step, in place (`P`, `theta`)."""
+    k, q = theta.shape[0], ce.shape[0]
+    for a in range(k):
+        cost[a] = model[a]
+    cost[arm] += (loss - cost[arm]) / (prob + implicit)
+    yy = 0.0
+    for a in range(k):
+        if not math.isfinite(cost[a]):  # refused: the numpy path raises
+            return False, kappa
+        yy += cost[a] * cost[a]
+    # -- past the last refusal: the round is learnt
+    if running:  # kappa = max(kappa, |f~|) (`BoOCO._gradients`)
+        g_t = math.sqrt(yy)
+        if g_t > kappa:
+            kappa = g_t
+    # step 4 at x^0 = mu: (mu - prox(mu - delta f~)) / delta (`linear_gradient_row`)
+    zr = np.empty(k)
+    for a in range(k):
+        zr[a] = mu[a] - delta * cost[a]
+    pr = np.empty(k)
+    _project_row(zr, pr)
+    dist = 0.0
+    for a in range(k):
+        r = zr[a] - pr[a]
+        dist += r * r
+    dist = math.sqrt(dist)
+    lam = delta * kappa
+    if dist > lam:
+        keep = 1.0 - lam / dist
+        for a in range(k):
+            pr[a] = pr[a] + keep * (zr[a] - pr[a])
+    # the weak learner (one copy on phi = c~): ridge with forgetting on g - m(c)
+    if forget != 1.0:
+        f = 1.0 / forget
+        for i in range(q):
+            for j in range(q):
+                P[i, j] *= f
+    u = np.empty(q)
+    for i in range(q):
+        u[i] = _dot(P[i], ce)
+    s = 1.0 + _dot(ce, u)
+    for a in range(k):
+        g = (mu[a] - pr[a]) / delta - model[a]
+        g = g - _dot(theta[a], ce)
+        for i in range(q):
+            theta[a, i] += g * (u[i] / s)
+    if s > 0.0:  # exactly symmetric: w w^T, w = u / sqrt(s)
+        rs = 1.0 / math.sqrt(s)
+        for i in range(q):
+            u[i] = u[i] * rs
+        for i in range(q):
+            for j in range(q):
+                P[i, j] -= u[i] * u[j]
+    else:
+        for i in range(q):
+            for j in range(q):
+                P[i, j] -= u[i] * (u[j] / s)
+    return True, kappa
+
+
+@_njit
+def update_round(x, arm, loss, prob, implicit, G, weights, cum, rate, optimism, P, theta,
+                 forget, mu, delta, kappa, running, cost):
+    """The fused update for the pending round (scaled context `x`, arm `arm` drawn with
+    probability `prob`, observed `loss`) on a `RidgeMixture`: the estimate into `cost`, then in
+    place the weak learner (`P`, `theta`), kappa's running maximum (returned), the mixture's
+    weights and cumulative errors (`weights`, `cum`) and its models (`G`). Returns
+    `(status, kappa)`; status 0: nothing but `cost` written (the caller runs the numpy path)."""
+    q, k, M = x.shape[0] + 1, theta.shape[0], G.shape[1]
+    if (G.shape[3] != q or G.shape[2] != q + 1 or G.shape[0] != k or theta.shape[1] != q
+            or P.shape[0] != q or P.shape[1] != q or mu.shape[0] != k or weights.shape[0] != M
+            or cum.shape[0] != M):
+        return 0, kappa
+    ce = _row(x)
+    model = np.empty(k)
+    _model_costs(G, weights, optimism, ce, model)  # m_t (the play's, the model not moved)
+    ok, kappa = _learn(ce, arm, loss, prob, implicit, model, P, theta, forget, mu, delta, kappa,
+                       running, cost)
+    if not ok:
+        return 0, kappa
+    # the loss model (`RidgeMixture.learn_loss`): score, reweight, one RLS step of the arm
+    gm = np.empty((M, q + 1))
+    sm = np.empty(M)
+    for j in range(M):
+        for i in range(q + 1):
+            gm[j, i] = _dot(G[arm, j, i], ce)
+        gm[j, q] -= loss  # the residual's negative
+        sm[j] = _dot(gm[j, :q], ce)
+    low = np.inf
+    for j in range(M):
+        e = gm[j, q]
+        cum[j] = cum[j] + e * e
+        if cum[j] < low:
+            low = cum[j]
+    if low == np.inf:  # every model's error overflowed: uniform
+        low = 0.0
+        for j in range(M):
+            cum[j] = 0.0
+    total = 0.0
+    for j in range(M):
+        w = math.exp(rate * (low - cum[j]))
+        weights[j] = w
+        total += w
+    for j in range(M):
+        weights[j] = weights[j] / total
+    for j in range(M):
+        cj = 1.0 / (1.0 + sm[j])
+        for i in range(q + 1):
+            h = gm[j, i] * cj
+            for m in range(q):
+                G[arm, j, i, m] -= h * gm[j, m]
+    return 1, kappa
+
+
+@_njit
+def update_round_ridge(x, arm, loss, prob, implicit, Pm, Tm, optimism, P, theta, forget, mu,
+                       delta, kappa, running, cost):
+    """`update_round` on a single-penalty `boblo._ArmRidge` (`Pm`, `Tm`: its `P`, `theta`):
+    its learning step is `_ArmRidge.learn_loss`."""
+    q, k = x.shape[0] + 1, theta.shape[0]
+    if (Tm.shape[1] != q or Pm.shape[2] != q or Tm.shape[0] != k or theta.shape[1] != q
+            or P.shape[0] != q or P.shape[1] != q or mu.shape[0] != k):
+        return 0, kappa
+    ce = _row(x)
+    model = np.empty(k)
+    _ridge_costs(Pm, Tm, optimism, ce, model)
+    ok, kappa = _learn(ce, arm, loss, prob, implicit, model, P, theta, forget, mu, delta, kappa,
+                       running, cost)
+    if not ok:
+        return 0, kappa
+    # the loss model (`_ArmRidge.learn_loss`): one recursive-least-squares step of the arm
+    Pa = Pm[arm]
+    u = np.empty(q)
+    for i in range(q):
+        u[i] = _dot(Pa[i], ce)
+    s = 1.0 + _dot(ce, u)
+    step = (loss - _dot(Tm[arm], ce)) / s
+    for i in range(q):
+        Tm[arm, i] += step * u[i]
+    for i in range(q):
+        for j in range(q):
+            Pa[i, j] -= u[i] * (u[j] / s)
+    return 1, kappa

@@ -1,0 +1,284 @@
+"""BoBLO's compiled round (`onlineboost._kernels`, issue 13, speed) against the numpy fused
+round it transcribes: the same laws, estimates and states to rounding (the dot products sum in
+another order than numpy's BLAS), the same arms on seeded passes, the same refusals with the
+state unchanged, and the paths interchangeable from round to round."""
+
+from __future__ import annotations
+
+import math
+import pickle
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+from river import datasets
+from sklearn.datasets import load_digits
+
+import learners
+from onlineboost import BoBLO, _kernels, sets
+from streams import ClassificationBandit, LinearBandit
+
+warnings.filterwarnings("ignore", category=RuntimeWarning)
+
+pytestmark = pytest.mark.skipif(not _kernels.AVAILABLE, reason="numba is not installed")
+
+# the development streams' shapes, (d, k) = (10, 5), (19, 7), (64, 10), over full passes
+STREAMS = {
+    "LinearBandit": lambda seed: LinearBandit(d=10, k=5, noise=0.5, seed=seed, n_rounds=3000),
+    "ImageSegments": lambda seed: ClassificationBandit(datasets.ImageSegments(), seed=seed),
+    "digits": lambda seed: ClassificationBandit(load_digits(), seed=seed),
+}
+TOL = 1e-12
+
+
+def _numpy(policy):
+    policy._JIT = False
+    return policy
+
+
+def _rel(a, b) -> float:
+    """Norm-wise relative difference, max |a - b| / max |b|."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if not b.size:
+        return 0.0 if not a.size else math.inf
+    scale = np.abs(b).max()
+    return float(np.abs(a - b).max() / scale) if scale else float(np.abs(a).max())
+
+
+def _state_gaps(a, b) -> dict:
+    """The relative gaps between two policies' learnt states."""
+    ma, mb = a._model, b._model
+    ca, cb = a.booco.copies, b.booco.copies
+    sa, sb = a._reader._current_stats(), b._reader._current_stats()
+    model = ({"model G": _rel(ma.G, mb.G), "model weights": _rel(ma.weights, mb.weights),
+              "model errors": _rel(ma.loss, mb.loss)} if hasattr(ma, "G") else
+             {"model P": _rel(ma.P, mb.P), "model theta": _rel(ma.theta, mb.theta)})
+    return {**model, "learner P": _rel(ca._P, cb._P),
+            "learner theta": _rel(ca._theta, cb._theta),
+            "kappa": _rel(a.booco._kappa, b.booco._kappa),
+            "scaler": max(_rel(sa.mean, sb.mean), _rel(sa.var, sb.var))}
+
+
+def _play_side_by_side(kernel, numpy, stream, rounds=None, check=None):
+    """Both policies play `stream`, fed the same arm (the kernel's; the numpy twin's pending arm
+    is set to it if its own draw differs). Returns the largest law and estimate gaps and how
+    many draws differed; `check(t)` runs after round t."""
+    law = cost = 0.0
+    flips = n = 0
+    for context, arm_ids in stream:
+        arm = kernel.pull(arm_ids, context)
+        if numpy.pull(arm_ids, context) != arm:
+            flips += 1
+            i = arm_ids.index(arm)
+            numpy._pending = (numpy._pending[:2] + (i, None, numpy._arm_probabilities[i])
+                              + numpy._pending[5:])
+        law = max(law, _rel(kernel.arm_probabilities, numpy.arm_probabilities))
+        reward = stream.reward(arm)
+        kernel.update(arm, context, reward)
+        numpy.update(arm, context, reward)
+        cost = max(cost, _rel(kernel.last_cost_vector, numpy.last_cost_vector))
+        n += 1
+        if check is not None:
+            check(n)
+        if rounds is not None and n >= rounds:
+            break
+    return law, cost, flips
+
+
+@pytest.mark.parametrize("name", ["LinearBandit", "digits", "ImageSegments"])
+def test_the_kernel_agrees_with_the_numpy_round_over_full_passes(name):
+    """Defaults, seed 0 of each stream, every round: laws and estimates to 1e-12 (norm-wise
+    relative), the same arm every round, the learnt states to 1e-12. On ImageSegments only the
+    first 1,000 rounds are held to 1e-12: its contexts have collinear columns, whose directions
+    the forgetting learner never sees, so its inverse Gram matrix grows there as 0.995^-t and
+    any rounding difference grows with it. One ulp added to one entry of the numpy round's own
+    state at round 200 moves its law by 4e-11 and its weights by 1e-10 by the end of the pass,
+    as the kernel's summation order does; the full pass is held to 1e-9 there."""
+    kernel, numpy = BoBLO(seed=1), _numpy(BoBLO(seed=1))
+    early = {}
+
+    def check(t):
+        if t == 1000:
+            early.update(_state_gaps(kernel, numpy))
+
+    law, cost, flips = _play_side_by_side(kernel, numpy, STREAMS[name](0), check=check)
+    assert kernel._jit and kernel._rounds == numpy._rounds
+    assert flips == 0
+    assert early and max(early.values()) <= TOL, early
+    final = _state_gaps(kernel, numpy)
+    tol = 1e-9 if name == "ImageSegments" else TOL
+    assert law <= tol and cost <= tol, (law, cost)
+    assert max(final.values()) <= tol, final
+    assert final["scaler"] == 0.0  # (element-wise: the same operations, the same floats)
+
+
+@pytest.mark.parametrize("kw", [{"optimism": 0.05}, {"implicit": "sqrt", "exploration": 0.05},
+                                {"transformer": None}, {"model_l2": (1.0, 5.0, 20.0)},
+                                {"model_l2": 20.0}, {"model_l2": 5.0, "optimism": 0.1},
+                                {"learner": learners.FeaturePolicy(
+                                    l2=5.0, temperature=0.1, forget=1.0, n_features=0,
+                                    on_model=True)}],
+                         ids=["optimism", "sqrt", "no-scaler", "three-penalties",
+                              "one-penalty", "one-penalty-optimism",
+                              "other-learner-parameters"])
+@pytest.mark.parametrize("name", ["LinearBandit", "digits"])
+def test_the_kernel_takes_every_parameter_from_the_state(name, kw):
+    """Other values of what the kernels take as inputs (optimism, the implicit exploration's
+    schedule and the exploration, no scaler, three penalties, one penalty (the
+    `_ArmRidge` kernels), the learner's penalty, temperature and forgetting): the same
+    agreement over 600 rounds."""
+    kernel, numpy = BoBLO(seed=2, **kw), _numpy(BoBLO(seed=2, **kw))
+    law, cost, flips = _play_side_by_side(kernel, numpy, STREAMS[name](1), rounds=600)
+    assert kernel._jit and flips == 0
+    assert law <= TOL and cost <= TOL
+    assert max(_state_gaps(kernel, numpy).values()) <= TOL
+
+
+def test_the_paths_are_interchangeable_round_by_round_and_through_pickles():
+    """Switching the kernels off and on every few rounds, and a pickle round trip mid-stream,
+    play what the numpy round plays (to rounding); a pickle of a kernel-run policy is the same
+    layout as the numpy round's (it loads and goes on on either path)."""
+    stream = STREAMS["LinearBandit"](2)
+    policy, numpy = BoBLO(seed=3), _numpy(BoBLO(seed=3))
+    for t, (context, arm_ids) in enumerate(stream):
+        if t == 700:
+            policy = pickle.loads(pickle.dumps(policy))
+        policy._JIT = (t // 7) % 2 == 0
+        arm = policy.pull(arm_ids, context)
+        assert numpy.pull(arm_ids, context) == arm
+        assert _rel(policy.arm_probabilities, numpy.arm_probabilities) <= TOL
+        if t % 11 == 0:
+            policy._JIT = not policy._JIT  # (the update on the other path than the pull)
+        reward = stream.reward(arm)
+        policy.update(arm, context, reward)
+        numpy.update(arm, context, reward)
+        if t == 1500:
+            break
+    assert max(_state_gaps(policy, numpy).values()) <= TOL
+    clone = _numpy(pickle.loads(pickle.dumps(policy)))
+    assert set(vars(clone)) == set(vars(numpy)) | {"_JIT"}
+
+
+def test_new_and_missing_features_mid_stream_take_the_numpy_round_then_the_kernel(monkeypatch):
+    """A context with a new feature (the model and the learner grow), one with a feature
+    missing, one in another key order: the numpy round plays them, the kernel the next usual
+    rounds, and the two policies stay together (values as floats or numpy scalars)."""
+    rng = np.random.default_rng(0)
+    kernel, numpy = BoBLO(seed=4), _numpy(BoBLO(seed=4))
+    played = []  # (the rounds the kernel played: the status of every pull_round call)
+    pull_round = _kernels.pull_round
+    monkeypatch.setattr(_kernels, "pull_round",
+                        lambda *args: played.append(pull_round(*args)) or played[-1])
+    names = ["a", "b", "c"]
+    for t in range(400):
+        if t == 150:
+            names = names + ["d"]
+        c = {n: float(v) for n, v in zip(names, rng.normal(size=len(names)))}
+        if t % 50 == 25:
+            c.pop("b")
+        if t % 50 == 30:
+            c = dict(reversed(list(c.items())))
+        if t % 3:  # (numpy's scalars, as data frames give them)
+            kind = np.float64 if t % 3 == 1 else np.float32
+            c = {n: kind(v) for n, v in c.items()}
+        arm = kernel.pull([0, 1, 2], c)
+        assert numpy.pull([0, 1, 2], c) == arm
+        assert _rel(kernel.arm_probabilities, numpy.arm_probabilities) <= TOL
+        reward = float(rng.random() < 0.3 + 0.2 * arm)
+        kernel.update(arm, c, reward)
+        numpy.update(arm, c, reward)
+    assert kernel._model.G.shape[-1] == 5  # (1, a, b, c, d)
+    assert sum(map(bool, played)) > 300  # (all but the warm-up and the changed keys' rounds)
+    assert max(_state_gaps(kernel, numpy).values()) <= TOL
+
+
+def test_bad_input_on_the_kernel_round_raises_the_same_error_and_changes_nothing():
+    """Past the warm-up, on the kernel's round: every bad context value (NaN, inf, beyond
+    1e100, an int beyond the float range, a string, None, a bool), a law or an estimate that is
+    not finite, is refused with the numpy round's ValueError, the pickled state unchanged."""
+    rng = np.random.default_rng(1)
+    policy = BoBLO(seed=5)
+
+    def context():
+        return {f"c{j}": float(v) for j, v in enumerate(rng.normal(size=4))}
+
+    for _ in range(40):
+        c = context()
+        policy.update(policy.pull([0, 1, 2], c), c, float(rng.random()))
+    assert policy._jit
+    c = context()
+    before = pickle.dumps(policy)
+    for bad in (math.nan, math.inf, -1e101, 10**400, "1", None, True):
+        with pytest.raises(ValueError, match=r"context\['c1'\]"):
+            policy.pull([0, 1, 2], {**c, "c1": bad})
+        assert pickle.dumps(policy) == before
+    # a law that is not finite (the learner's costs are): the numpy round's own refusal
+    # (the projection's, which does not name the context; the general round's too)
+    for jit in (False, True):
+        copy = pickle.loads(before)
+        copy._JIT = jit
+        copy.booco.copies._theta[0][:, 0] = np.inf
+        state = pickle.dumps(copy)
+        with pytest.raises(ValueError, match="must be finite"):
+            copy.pull([0, 1, 2], c)
+        assert pickle.dumps(copy) == state
+    # an estimate that is not finite (the model's, after the pull)
+    arm = policy.pull([0, 1, 2], c)
+    policy._model.G[:, :, -1, 0] = np.inf
+    state = pickle.dumps(policy)
+    with pytest.raises(ValueError, match="loss model's prediction is not finite"):
+        policy.update(arm, c, 0.5)
+    assert pickle.dumps(policy) == state
+
+
+def test_which_configurations_the_kernels_cover():
+    c = {"a": 0.5, "b": -1.0}
+
+    def jit(**kw):
+        policy = BoBLO(seed=0, **kw)
+        policy.update(policy.pull([0, 1, 2], c), c, 0.5)
+        return policy._jit
+
+    assert jit()
+    assert jit(optimism=0.1, model_l2=(1.0, 2.0, 3.0), transformer=None)
+    assert jit(model_l2=20.0)  # (one penalty: `_ArmRidge`'s kernels)
+    assert not jit(learner=learners.FeaturePolicy(n_features=8, on_model=True))
+    assert not jit(learner=learners.FeaturePolicy(n_features=0))  # (not on the model)
+    assert not jit(gamma=0.5)  # (x^1 = mu + 2 (W - mu) may leave the simplex)
+    assert not jit(n_learners=2)
+    assert not jit(estimator="ips")
+    forced = BoBLO(seed=0)
+    forced._JIT = False
+    forced.update(forced.pull([0, 1, 2], c), c, 0.5)
+    assert forced._jit  # (covered, but the switch keeps it on numpy)
+
+
+def test_the_simplex_projection_kernel_is_the_plain_float_kernel():
+    """`_kernels._project_row` against `sets._projection_simplex_row`: the same floats, on
+    ordinary rows and hostile ones (huge, tied, one-hot)."""
+    rng = np.random.default_rng(2)
+    rows = [rng.normal(size=d) * s for d in (2, 5, 7, 10, 64) for s in (0.01, 1.0, 1e3)]
+    rows += [np.array([1e308, -1e308, 0.0]), np.array([1e16, 0.0, 0.0]), np.full(5, 0.2),
+             np.array([0.3, 0.3, 0.3, -5.0]), np.eye(6)[2]]
+    for z in rows:
+        out = np.empty(len(z))
+        _kernels._project_row(z, out)
+        assert out.tolist() == sets._projection_simplex_row(z.tolist(), 1.0)
+
+
+def test_without_numba_everything_runs_the_numpy_round():
+    """numba missing (its import blocked): `_kernels.AVAILABLE` and `BoBLO._JIT` are False,
+    `covers` says no, and `BoBLO()` plays its numpy round."""
+    code = (
+        "import sys; sys.modules['numba'] = None\n"
+        "from onlineboost import BoBLO, _kernels\n"
+        "c = {'a': 0.5, 'b': -1.0}\n"
+        "p = BoBLO(seed=0)\n"
+        "for _ in range(30): p.update(p.pull([0, 1, 2], c), c, 0.5)\n"
+        "print(_kernels.AVAILABLE, BoBLO._JIT, p._fused, p._jit, p._rounds)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.split() == ["False", "False", "True", "False", "30"]
