@@ -82,7 +82,15 @@ try:  # numba is a dependency; without it BoBLO runs its numpy path (the functio
     import numba
 
     AVAILABLE = True
-    _njit = numba.njit(cache=True)
+
+    def _njit(f):
+        # `cache=True` needs a writable `__pycache__` beside this file or a user-wide cache
+        # directory; where there is neither (a read-only install, no home directory) numba
+        # refuses at decoration, so compile per process instead
+        try:
+            return numba.njit(cache=True)(f)
+        except RuntimeError:  # pragma: no cover - "cannot cache function ...: no locator"
+            return numba.njit(f)
 except ImportError:  # pragma: no cover - exercised only where numba is missing
     AVAILABLE = False
 
