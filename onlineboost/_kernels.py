@@ -15,7 +15,7 @@ arithmetic, sets its speed, and no numpy formulation gets below it. `pull_round`
   weighted per-arm predictions on $\tilde c = (1, c)$, optionally minus `optimism` times the
   weighted width, and, after the round, the prequential reweighting and one
   recursive-least-squares step of the played arm in every model (`pull_round_ridge` /
-  `update_round_ridge`: the single-penalty model `boblo._ArmRidge`, `BoBLO(model_l2=20.0)`);
+  `update_round_ridge`: the single-penalty model `loss_model._ArmRidge`, `BoBLO(model_l2=20.0)`);
 * `learners.FeaturePolicyStack`'s one-copy path (`predicted_costs`, `_softmax`,
   `learn_vector`): $\operatorname{softmax}(-(m(c) + \Theta\tilde c)/\tau)$, and the ridge
   step with forgetting on $G - m(c)$ with the exactly symmetric downdate $w w^\top$,
@@ -99,7 +99,7 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
 
 from . import scaling, sets
 from ._contexts import MAX_ABS
-from .loss_model import RidgeMixture
+from .loss_model import RidgeMixture, _ArmRidge
 
 __all__ = ["AVAILABLE", "covers", "pull", "pull_round", "pull_round_ridge", "update",
            "update_round", "update_round_ridge"]
@@ -119,14 +119,12 @@ def covers(booco, model) -> bool:
     r"""Whether the kernels cover a fused round (`BoBLO._fusable`) of `booco` (BoBLO's BoOCO,
     one copy) with the loss model `model`: the weak learner is one `FeaturePolicyStack` copy
     with no random features playing on `model`, a `RidgeMixture` (any penalties, optimism,
-    rate) or one penalty's `boblo._ArmRidge`, on a plain `Simplex` whose one-copy point
+    rate) or one penalty's `loss_model._ArmRidge`, on a plain `Simplex` whose one-copy point
     $x^1 = \mu + a (W - \mu)$ stays in it ($0 < a \le 1$), the linear loss with unit
     gradient scales. Rounds outside what the kernels cover (new columns, the scaler's
     warm-up, bad input, non-finite values) still take the numpy fused path, round by
     round."""
     from learners import FeaturePolicyStack  # (learners imports onlineboost)
-
-    from .boblo import _ArmRidge  # (boblo imports this module)
 
     copies, one = booco.copies, booco._chain_one
     return (AVAILABLE and type(model) in (RidgeMixture, _ArmRidge)
@@ -172,7 +170,7 @@ def pull(reader, booco, model, context, exploration: float):
     copies = booco.copies
     d = booco.decision_set.dim
     z, p, c = np.empty(len(v)), np.empty(d), np.empty(d)
-    mixture = type(model) is RidgeMixture  # (else the single-penalty `boblo._ArmRidge`)
+    mixture = type(model) is RidgeMixture  # (else the single-penalty `loss_model._ArmRidge`)
     status = (pull_round if mixture else pull_round_ridge)(
         v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP, MAX_ABS,
         model.G if mixture else model.P, model.weights if mixture else model.theta,
@@ -204,7 +202,7 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float)
             return None
         model.loss = cum.tolist()
         model._theta = None  # (its cache of the mixed weights)
-    else:  # the single-penalty `boblo._ArmRidge`
+    else:  # the single-penalty `loss_model._ArmRidge`
         status, kappa = update_round_ridge(
             x, arm, loss, prob, float(implicit), model.P, model.theta, model.optimism,
             copies._P[0], copies._theta[0], copies.forget, booco._mu, float(ext.delta),
@@ -256,7 +254,7 @@ def _model_costs(G, weights, optimism, ce, out):
 
 @_njit
 def _ridge_costs(P, T, optimism, ce, out):
-    r"""`boblo._ArmRidge`'s costs of the row `ce`: $\hat\theta_a\cdot\tilde c$ per arm, minus
+    r"""`loss_model._ArmRidge`'s costs of the row `ce`: $\hat\theta_a\cdot\tilde c$ per arm, minus
     `optimism` $\sqrt{\max(\tilde c^\top P_a \tilde c, 0)}$."""
     k, q = T.shape[0], T.shape[1]
     for a in range(k):
@@ -417,7 +415,7 @@ def pull_round(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, w
 @_njit
 def pull_round_ridge(v, scale, count, mean, var, dev, ready, band, clip, max_abs, Pm, Tm,
                      optimism, theta, beta, chain_a, mu, law_a, law_b, z, p, c):
-    """`pull_round` on a single-penalty `boblo._ArmRidge` (`Pm`, `Tm`: its `P`, `theta`)."""
+    """`pull_round` on a single-penalty `loss_model._ArmRidge` (`Pm`, `Tm`: its `P`, `theta`)."""
     n, k = v.shape[0], theta.shape[0]
     q = n + 1
     if (n == 0 or Tm.shape[1] != q or Pm.shape[2] != q or Tm.shape[0] != k
@@ -600,7 +598,7 @@ def update_round(x, arm, loss, prob, implicit, G, weights, cum, rate, optimism, 
 @_njit
 def update_round_ridge(x, arm, loss, prob, implicit, Pm, Tm, optimism, P, theta, forget, mu,
                        delta, kappa, running, cost):
-    """`update_round` on a single-penalty `boblo._ArmRidge` (`Pm`, `Tm`: its `P`, `theta`):
+    """`update_round` on a single-penalty `loss_model._ArmRidge` (`Pm`, `Tm`: its `P`, `theta`):
     its learning step is `_ArmRidge.learn_loss`."""
     q, k = x.shape[0] + 1, theta.shape[0]
     if (Tm.shape[1] != q or Pm.shape[2] != q or Tm.shape[0] != k or theta.shape[1] != q

@@ -23,7 +23,7 @@ from ._checks import check_real, check_seed, check_transformer
 from ._contexts import ContextVectors
 from .booco import BoOCO
 from .exp4 import LeadExp4
-from .loss_model import RidgeMixture, _ContextCache
+from .loss_model import RidgeMixture, _ArmRidge  # (`_ArmRidge`: also for pickles naming it here)
 from .scaling import RobustStandardScaler
 
 __all__ = ["BoBLO"]
@@ -54,79 +54,6 @@ def _real(value, name: str, low: float, high: float, low_open: bool = False) -> 
         raise ValueError(f"{name} must be a finite number, got an integer beyond the float "
                          f"range")
     return check_real(name, value, low, high, low_open=low_open)
-
-
-class _ArmRidge(_ContextCache):
-    r"""Per-arm online ridge regression of the loss on $\tilde c = (1, c)$ (the "dr" model).
-
-    Arm $a$ keeps $P_a = (\lambda I + \sum \tilde c \tilde c^\top)^{-1}$ over the rounds it was
-    played and weights $\theta_a$ (recursive least squares, LinUCB's own per-arm model),
-    starting from the constant prediction `start`.
-    """
-
-    def __init__(self, k: int, l2: float, start: float, optimism: float = 0.0):
-        self.l2 = l2
-        self.optimism = optimism
-        self.P = np.eye(1)[None].repeat(k, axis=0) / l2  # (k, q, q)
-        self.theta = np.full((k, 1), float(start))  # (k, q), bias first
-        # (v, its bytes, ce, bounds, U, bounds as an array) of the last context, until `learn`
-        self._last = None
-
-    def _columns(self) -> int:
-        return self.P.shape[1]
-
-    def _means(self, ce: np.ndarray) -> np.ndarray:
-        return self.theta.dot(ce)
-
-    def _widths_unseen(self, ce: np.ndarray, tail: float) -> np.ndarray:
-        """The squared widths for the row `ce` plus unseen columns of squared norm `tail`
-        (prior precision $\\lambda$), `(k,)`."""
-        return np.einsum("i,aij,j->a", ce, self.P, ce) + tail / self.l2
-
-    def extend(self, c: np.ndarray) -> np.ndarray:
-        q = self.P.shape[1]
-        if len(c) + 1 > q:
-            k, q2 = len(self.theta), len(c) + 1
-            P = np.eye(q2)[None].repeat(k, axis=0) / self.l2
-            P[:, :q, :q] = self.P
-            self.P = P
-            self.theta = np.hstack([self.theta, np.zeros((k, q2 - q))])
-            q = q2
-        ce = np.zeros(q)
-        ce[0] = 1.0
-        ce[1:len(c) + 1] = c
-        return ce
-
-    def predict(self, ce: np.ndarray, optimism: float) -> tuple[np.ndarray, np.ndarray | None]:
-        r"""Every arm's predicted loss minus `optimism` times its confidence width
-        $\sqrt{\tilde c^\top P_a \tilde c}$ (a lower confidence bound, as LinUCB's upper one
-        on rewards), and the rows $P_a \tilde c$ (`None` without optimism) for `learn`."""
-        m = self.theta.dot(ce).tolist()  # (`.dot`: `@`'s products, cheaper to call)
-        if not optimism:
-            return m, None
-        U = self.P @ ce  # (k, q); row a is P[a] @ ce, bit for bit
-        # (U @ ce >= 0 but for rounding; a handful of arms: plain floats)
-        return [v - optimism * math.sqrt(max(w, 0.0)) for v, w in zip(m, U.dot(ce).tolist())], U
-
-    def learn(self, ce: np.ndarray, a: int, residual: float, U: np.ndarray | None = None) -> None:
-        """One recursive-least-squares step of arm `a` (`U`: `predict`'s rows, if at hand)."""
-        self._last = None
-        P = self.P[a]
-        u = P.dot(ce) if U is None else U[a]
-        s = 1.0 + float(ce.dot(u))
-        theta = self.theta[a]  # (a view: updated in place)
-        theta += (residual / s) * u
-        P -= u[:, None] * (u / s)  # np.outer(u, u / s), without its dispatch
-
-    def learn_loss(self, ce: np.ndarray, a: int, loss: float, U: np.ndarray | None = None) -> None:
-        """`learn` on the residual `loss` minus arm `a`'s prediction (the same numbers)."""
-        self._last = None
-        P = self.P[a]
-        theta = self.theta[a]  # (a view: updated in place)
-        u = P.dot(ce) if U is None else U[a]
-        s = 1.0 + float(ce.dot(u))
-        theta += ((loss - float(theta.dot(ce))) / s) * u
-        P -= u[:, None] * (u / s)
 
 
 def _loss_model(policy, booco) -> _ArmRidge:

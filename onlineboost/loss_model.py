@@ -1,7 +1,7 @@
 r"""Loss models for BoBLO's doubly robust estimate that choose their ridge penalty online.
 
 BoBLO's `"dr"` estimator fills in the unplayed arms with a per-arm ridge regression $m_t$ of the
-loss on $\tilde c = (1, c)$ (`boblo._ArmRidge`, LinUCB's own model), and its default weak
+loss on $\tilde c = (1, c)$ (`_ArmRidge`, LinUCB's own model), and its default weak
 learner plays on that model. The penalty $\lambda$ matters: on the development streams the
 best fixed $\lambda$ is 1 on ImageSegments (7 arms, 19 columns), about 100 on digits (10 arms,
 65 columns) and about 5 on `LinearBandit`, which is also what tuning river's LinUCB per data set
@@ -116,7 +116,7 @@ class RidgeMixture(_ContextCache):
     r"""Per-arm online ridge regressions at several penalties, mixed by exponential weights
     on their prequential squared errors (module docstring).
 
-    The interface is `boblo._ArmRidge`'s (the "dr" loss model BoBLO holds): `lower(v)`,
+    The interface is `_ArmRidge`'s (the "dr" loss model BoBLO holds): `lower(v)`,
     `costs(v)`, `extend(c)`, `predict(ce, optimism)`, `learn(ce, a, residual, U)`, `theta`.
 
     Parameters
@@ -290,3 +290,76 @@ class RidgeMixture(_ContextCache):
         # [P; theta] -= [u; -r] u' / (1 + c~' u): the rank-one step and the weights' step
         h = g * c
         Ga -= h[:, :, None] * u[:, None, :]
+
+
+class _ArmRidge(_ContextCache):
+    r"""Per-arm online ridge regression of the loss on $\tilde c = (1, c)$ (the "dr" model).
+
+    Arm $a$ keeps $P_a = (\lambda I + \sum \tilde c \tilde c^\top)^{-1}$ over the rounds it was
+    played and weights $\theta_a$ (recursive least squares, LinUCB's own per-arm model),
+    starting from the constant prediction `start`.
+    """
+
+    def __init__(self, k: int, l2: float, start: float, optimism: float = 0.0):
+        self.l2 = l2
+        self.optimism = optimism
+        self.P = np.eye(1)[None].repeat(k, axis=0) / l2  # (k, q, q)
+        self.theta = np.full((k, 1), float(start))  # (k, q), bias first
+        # (v, its bytes, ce, bounds, U, bounds as an array) of the last context, until `learn`
+        self._last = None
+
+    def _columns(self) -> int:
+        return self.P.shape[1]
+
+    def _means(self, ce: np.ndarray) -> np.ndarray:
+        return self.theta.dot(ce)
+
+    def _widths_unseen(self, ce: np.ndarray, tail: float) -> np.ndarray:
+        """The squared widths for the row `ce` plus unseen columns of squared norm `tail`
+        (prior precision $\\lambda$), `(k,)`."""
+        return np.einsum("i,aij,j->a", ce, self.P, ce) + tail / self.l2
+
+    def extend(self, c: np.ndarray) -> np.ndarray:
+        q = self.P.shape[1]
+        if len(c) + 1 > q:
+            k, q2 = len(self.theta), len(c) + 1
+            P = np.eye(q2)[None].repeat(k, axis=0) / self.l2
+            P[:, :q, :q] = self.P
+            self.P = P
+            self.theta = np.hstack([self.theta, np.zeros((k, q2 - q))])
+            q = q2
+        ce = np.zeros(q)
+        ce[0] = 1.0
+        ce[1:len(c) + 1] = c
+        return ce
+
+    def predict(self, ce: np.ndarray, optimism: float) -> tuple[np.ndarray, np.ndarray | None]:
+        r"""Every arm's predicted loss minus `optimism` times its confidence width
+        $\sqrt{\tilde c^\top P_a \tilde c}$ (a lower confidence bound, as LinUCB's upper one
+        on rewards), and the rows $P_a \tilde c$ (`None` without optimism) for `learn`."""
+        m = self.theta.dot(ce).tolist()  # (`.dot`: `@`'s products, cheaper to call)
+        if not optimism:
+            return m, None
+        U = self.P @ ce  # (k, q); row a is P[a] @ ce, bit for bit
+        # (U @ ce >= 0 but for rounding; a handful of arms: plain floats)
+        return [v - optimism * math.sqrt(max(w, 0.0)) for v, w in zip(m, U.dot(ce).tolist())], U
+
+    def learn(self, ce: np.ndarray, a: int, residual: float, U: np.ndarray | None = None) -> None:
+        """One recursive-least-squares step of arm `a` (`U`: `predict`'s rows, if at hand)."""
+        self._last = None
+        P = self.P[a]
+        u = P.dot(ce) if U is None else U[a]
+        s = 1.0 + float(ce.dot(u))
+        theta = self.theta[a]  # (a view: updated in place)
+        theta += (residual / s) * u
+        P -= u[:, None] * (u / s)  # np.outer(u, u / s), without its dispatch
+
+    def learn_loss(self, ce: np.ndarray, a: int, loss: float, U: np.ndarray | None = None) -> None:
+        """`learn` on the residual `loss` minus arm `a`'s prediction (the same numbers)."""
+        self._last = None
+        P = self.P[a]
+        theta = self.theta[a]  # (a view: updated in place)
+        u = P.dot(ce) if U is None else U[a]
+        s = 1.0 + float(ce.dot(u))
+        theta += ((loss - float(theta.dot(ce))) / s) * u
+        P -= u[:, None] * (u / s)
