@@ -16,7 +16,8 @@ from sklearn.datasets import load_digits
 import learners
 from learners import FeaturePolicyStack
 from onlineboost import BoBLO, extension, losses, sets
-from onlineboost.boblo import DEFAULT_LEARNER, _ArmRidge
+from onlineboost.boblo import DEFAULT_LEARNER
+from onlineboost.loss_model import _ArmRidge
 from streams import ClassificationBandit, LinearBandit
 
 warnings.filterwarnings("ignore", category=RuntimeWarning)

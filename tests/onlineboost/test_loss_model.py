@@ -12,8 +12,7 @@ import pytest
 
 import learners
 from onlineboost import BoBLO
-from onlineboost.boblo import _ArmRidge
-from onlineboost.loss_model import RidgeMixture
+from onlineboost.loss_model import RidgeMixture, _ArmRidge
 from streams import LinearBandit
 
 
@@ -50,7 +49,7 @@ def test_one_penalty_is_the_single_ridge_model(optimism):
 
 
 class _ReferenceRidge:
-    """A transcription of the one-penalty "dr" model's rules (`boblo._ArmRidge` with
+    """A transcription of the one-penalty "dr" model's rules (`loss_model._ArmRidge` with
     `learn_loss`), written out here with no code shared with the library: per arm
     P = (lam I + sum c~ c~')^-1 and theta by recursive least squares from (start, 0, ...), new
     columns entering with weight 0 and prior precision lam, prediction theta . c~ minus
