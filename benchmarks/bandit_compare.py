@@ -382,7 +382,24 @@ TUNE6 = {
         "linucb", "river", {}),
     "river LinUCBDisjoint tuned, BoBLO's robust scaler": ("linucb", "robust", {}),
 }
-_GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3, 4: TUNE4, 5: TUNE5, 6: TUNE6}
+# the seventh grid (issue 13 target 1, sixth session: a play law whose exploration shrinks as the
+# model learns), tuning seeds 100-119 (`--tune --tune-grid 7 --tune-seeds 100-119`), at BoBLO's
+# current defaults (a learner entry names only what differs from `DEFAULT_LEARNER`): the softmax
+# annealed, tau_t = tau / sqrt(1 + t/t0) (Boltzmann exploration with a falling temperature; a fixed
+# one has linear regret, Cesa-Bianchi et al. 2017), and inverse gap weighting with
+# gamma_t = gamma0 sqrt(k t) (SquareCB's law, Foster & Rakhlin 2020, anytime form). The rule is
+# COMMON's refined one: the three data sets' mean beats the defaults' by > 2 paired standard
+# errors and by >= 0.002.
+TUNE7 = {
+    "BoBLO() (the defaults)": (None, None, {}),
+    **{f"annealed softmax, t0 {t0:g}": ("feature", dict(t0=t0), {})
+       for t0 in (25.0, 50.0, 100.0, 250.0, 1000.0)},
+    **{f"annealed softmax, temperature 0.04, t0 {t0:g}": (
+        "feature", dict(temperature=0.04, t0=t0), {}) for t0 in (50.0, 250.0)},
+    **{f"inverse gap weighting, gamma0 {g:g}": ("feature", dict(link="igw", gamma0=g), {})
+       for g in (3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)},
+}
+_GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3, 4: TUNE4, 5: TUNE5, 6: TUNE6, 7: TUNE7}
 
 # where boosting has something to add (`--nonlinear`, deep13): `streams.NonlinearBandit`, whose
 # best policy is not linear in the context (radial rings; every arm's mean 1/2), evaluation
@@ -486,9 +503,9 @@ def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
         if learner is not None:
             params = dict(params, learner=_LEARNERS[learner[0]](**learner[1]))
         return BoBLO(seed=seed, **params)
-    if name in TUNE6:
+    if name in TUNE6 or name in TUNE7:
         boblo_module.RidgeMixture = loss_model.RidgeMixture  # (undo a TUNE4 run's options)
-        kind, learner_params, params = TUNE6[name]
+        kind, learner_params, params = TUNE6[name] if name in TUNE6 else TUNE7[name]
         if kind == "linucb":  # (its scaler: `_scaler`)
             alpha, beta = LINUCB[data_name]
             return river_bandit.LinUCBDisjoint(alpha=alpha, beta=beta, seed=seed)
@@ -705,14 +722,51 @@ def table(policies, datas, seeds, jobs, n_rounds=None):
     return res
 
 
+def parse_seeds(text: str) -> list:
+    """Seeds from "100,101" or "100-119" (a range, both ends included)."""
+    if "-" in text:
+        a, b = text.split("-")
+        return list(range(int(a), int(b) + 1))
+    return [int(v) for v in text.split(",")]
+
+
+def paired(res: dict, name: str, base: str, datas: list) -> tuple:
+    """The three data sets' mean reward per seed for `name` and `base` (seeds in the same
+    order): (name's mean, base's mean, the mean paired difference, its standard error)."""
+    a = np.mean([[v[0] for v in res[(name, d)]] for d in datas], axis=0)
+    b = np.mean([[v[0] for v in res[(base, d)]] for d in datas], axis=0)
+    diff = a - b
+    se = float(diff.std(ddof=1) / np.sqrt(len(diff))) if len(diff) > 1 else float("nan")
+    return float(a.mean()), float(b.mean()), float(diff.mean()), se
+
+
+def paired_markdown(res: dict, names: list, base: str, datas: list) -> str:
+    """Each row's per-data-set means, the three data sets' mean, and its paired difference
+    against `base` with the difference's standard error; "passes" is the refined rule
+    (difference > 2 standard errors and >= 0.002)."""
+    lines = ["| configuration | " + " | ".join(datas) + " | mean | minus defaults | SE | "
+             "passes |", "|---" * (len(datas) + 5) + "|"]
+    for p in names:
+        per = [float(np.mean([v[0] for v in res[(p, d)]])) for d in datas]
+        m, _, diff, se = paired(res, p, base, datas)
+        ok = p != base and diff > 2 * se and diff >= 0.002
+        lines.append(f"| {p} | " + " | ".join(f"{v:.4f}" for v in per)
+                     + f" | {m:.4f} | {diff:+.4f} | {se:.4f} | {'yes' if ok else 'no'} |")
+    return "\n".join(lines)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--tune", action="store_true")
-    parser.add_argument("--tune-grid", type=int, choices=[1, 2, 3, 4, 5, 6], default=3,
+    parser.add_argument("--tune-grid", type=int, choices=[1, 2, 3, 4, 5, 6, 7], default=3,
                         help="with --tune: the first session's grid (1), the second's (2), "
                              "the third's (3), the loss model grid (4), N > 1 against N = 1 "
-                             "(5, `TUNE5`) or ablations of BoBLO() against LinUCB (6)")
+                             "(5, `TUNE5`), ablations of BoBLO() against LinUCB (6) or the "
+                             "weak learner's play laws (7, `TUNE7`)")
+    parser.add_argument("--tune-seeds", default="100,101", metavar="SEEDS",
+                        help="with --tune: the tuning seeds, comma-separated or a range A-B "
+                             "(the refined rule: 100-119)")
     parser.add_argument("--no-linucb", action="store_true",
                         help="with --tune: skip the LinUCB (alpha, beta) sweep")
     parser.add_argument("--gap", default=None, metavar="SEEDS",
@@ -753,12 +807,16 @@ def _main(args):
                                  for (_, d), vs in res.items()}, flush=True)
         grid = _GRIDS[args.tune_grid]
         names = args.only or list(grid)
-        res = table(names, datas, [100, 101], args.jobs, n_rounds)
+        tune_seeds = parse_seeds(args.tune_seeds)
+        res = table(names, datas, tune_seeds, args.jobs, n_rounds)
         for p in names:
             means = [round(float(np.mean([v[0] for v in res[(p, d)]])), 3) for d in datas]
             seeds = {d: [round(v[0], 3) for v in res[(p, d)]] for d in datas}
             print(p, means, "mean", round(float(np.mean(means)), 4), "per seed", seeds,
                   flush=True)
+        base = next(iter(grid))  # the grid's first row: the defaults
+        if base in names and len(tune_seeds) > 1:
+            print(paired_markdown(res, names, base, datas), flush=True)
         return
     if args.gap:
         seeds = [int(v) for v in args.gap.split(",")]

@@ -110,7 +110,8 @@ _TYPES = frozenset({float, int, np.float64, np.float32, np.int64, np.int32})
 def covers(booco, model) -> bool:
     r"""Whether the kernels cover a fused round (`BoBLO._fusable`) of `booco` (BoBLO's BoOCO,
     one copy) with the loss model `model`: the weak learner is one `FeaturePolicyStack` copy
-    with no random features playing on `model`, a `RidgeMixture` (any penalties, optimism,
+    with no random features playing the softmax (fixed, or annealed with `t0`: the kernel
+    takes the round's $1/\tau_t$) on `model`, a `RidgeMixture` (any penalties, optimism,
     rate) or one penalty's `boblo._ArmRidge`, on a plain `Simplex` whose one-copy point
     $x^1 = \mu + a (W - \mu)$ stays in it ($0 < a \le 1$), the linear loss with unit
     gradient scales. Rounds outside what the kernels cover (new columns, the scaler's
@@ -124,6 +125,7 @@ def covers(booco, model) -> bool:
     return (AVAILABLE and type(model) in (RidgeMixture, _ArmRidge)
             and type(copies) is FeaturePolicyStack
             and copies.n == 1 and copies._shared and copies.model is model
+            and copies.link == "softmax"  # (the softmax, fixed or annealed; not "igw")
             and type(booco.decision_set) is sets.Simplex and one is not None
             and 0.0 < one[0] <= 1.0 and booco._linear and booco._unit_scale
             and not booco._mu_zero)
@@ -168,7 +170,8 @@ def pull(reader, booco, model, context, exploration: float):
     status = (pull_round if mixture else pull_round_ridge)(
         v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP, MAX_ABS,
         model.G if mixture else model.P, model.weights if mixture else model.theta,
-        model.optimism, copies._theta[0], copies._beta, booco._chain_one[0], booco._mu,
+        model.optimism, copies._theta[0], copies.inverse_temperature(), booco._chain_one[0],
+        booco._mu,
         1.0 - exploration, exploration / d, z, p, c)
     if not status:
         return None
@@ -204,6 +207,7 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float)
         if not status:
             return None
     model._last = None  # (its cache of the last context: the model moved)
+    copies._t += 1  # (the learner's clock, as its `learn_vector` keeps it)
     if running:
         ext.kappa = booco._kappa = kappa
     return cost
