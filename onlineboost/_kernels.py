@@ -17,9 +17,10 @@ arithmetic, sets its speed, and no numpy formulation gets below it. `pull_round`
   recursive-least-squares step of the played arm in every model (`pull_round_ridge` /
   `update_round_ridge`: the single-penalty model `boblo._ArmRidge`, `BoBLO(model_l2=20.0)`);
 * `learners.FeaturePolicyStack`'s one-copy path (`predicted_costs`, `_softmax`,
-  `learn_vector`): $\operatorname{softmax}(-(m(c) + \Theta\tilde c)/\tau)$, and the ridge
-  step with forgetting on $G - m(c)$ with the exactly symmetric downdate $w w^\top$,
-  $w = u/\sqrt s$;
+  `learn_vector`): $\operatorname{softmax}(-(m(c) + \Theta\tilde c)/\tau_t)$ (the glue passes
+  the learner's `inverse_temperature()`: $1/\tau$, or the annealed $1/\tau_t$ of
+  `FeaturePolicy(t0=...)`, and moves its clock), and the ridge step with forgetting on
+  $G - m(c)$ with the exactly symmetric downdate $w w^\top$, $w = u/\sqrt s$;
 * `BoOCO.iterate_one` ($x^1 = \mu + a (W - \mu)$), `BoBLO._pull_fused` (the law
   $(1 - \eta) x^1 + \eta/d$ and its running sums) and `BoBLO._feedback_fused` (the doubly
   robust estimate), `BoOCO._gradients`' one-copy step (kappa's running maximum of
