@@ -66,6 +66,12 @@ state that is pickled):
   model is, SquareCB's regret is $O(\sqrt{kT\,\mathrm{Reg}_{sq}})$; here the law plays on the
   model plus the copy's correction, and BoBLO mixes it with its exploration floor, so that bound
   is the law's motivation, not a claim about BoBLO.
+
+Neither is BoBLO's default: on the development streams the annealed softmax ($t_0 = 50$) passed
+the tuning rule (+0.0037 in the mean, seeds 100-119), but as copy 1 of `BoBLO(n_learners>1)`
+either law plays so nearly greedily that `LeadExp4`'s importance-weighted leads never pass
+their margins, and N = 5 loses its gain on `streams.NonlinearBandit`
+(`benchmarks/results/40_bandits.md`, sixth session).
 """
 
 from __future__ import annotations
