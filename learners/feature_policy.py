@@ -50,6 +50,28 @@ target after the earlier copies' predictions, $(G_1 - m(c)) - \sum_{j < i} \hat 
 near a vertex is small and noisy. Stage $i$ then plays
 $\operatorname{softmax}(-(m + \hat g_1 + \dots + \hat g_i)(c)/\tau)$: copy 1's policy plus
 non-linear corrections of what it leaves.
+
+**Play laws** (`link`, `gamma0`, `t0`; issue 13, sixth session). By default a copy plays
+$\operatorname{softmax}(-y/\tau)$ of its predicted costs $y$ at a fixed temperature, which
+keeps a fixed share of probability off the cheapest-looking arm forever: Boltzmann exploration
+at a fixed temperature has regret linear in $T$ (Cesa-Bianchi et al. 2017). Two laws whose
+exploration shrinks as the copy learns, both on the copy's clock $t$ (its learning steps so far,
+state that is pickled):
+
+* the **annealed softmax** (`t0`): $\tau_t = \tau/\sqrt{1 + t/t_0}$;
+* **inverse gap weighting** (`link="igw"`; Abe & Long 1999, Foster & Rakhlin 2020's SquareCB):
+  with $b$ the cheapest predicted arm, $p_a = 1/(k + \gamma_t (y_a - y_b))$ for $a \ne b$ and
+  $p_b$ the rest, $\gamma_t = \gamma_0\sqrt{k t}$ (the anytime form of SquareCB's
+  $\sqrt{kT/\mathrm{Reg}}$). Given an online regression oracle for the costs, which BoBLO's loss
+  model is, SquareCB's regret is $O(\sqrt{kT\,\mathrm{Reg}_{sq}})$; here the law plays on the
+  model plus the copy's correction, and BoBLO mixes it with its exploration floor, so that bound
+  is the law's motivation, not a claim about BoBLO.
+
+Neither is BoBLO's default: on the development streams the annealed softmax ($t_0 = 50$) passed
+the tuning rule (+0.0037 in the mean, seeds 100-119), but as copy 1 of `BoBLO(n_learners>1)`
+either law plays so nearly greedily that `LeadExp4`'s importance-weighted leads never pass
+their margins, and N = 5 loses its gain on `streams.NonlinearBandit`
+(`benchmarks/results/40_bandits.md`, sixth session).
 """
 
 from __future__ import annotations
@@ -68,6 +90,31 @@ __all__ = ["FeaturePolicy", "FeaturePolicyStack", "FeaturePolicyBoostStack"]
 
 _KINDS = ("fourier", "relu")
 _FITS = ("gradient", "residual")
+_LINKS = ("softmax", "igw")
+
+
+def igw(costs: np.ndarray, gamma: float) -> np.ndarray:
+    r"""Inverse gap weighting (Abe & Long 1999; Foster & Rakhlin 2020) of each row of the
+    predicted costs `costs` `(n, k)`: with $b$ the row's cheapest arm (the first on ties),
+    $$p_a = \frac{1}{k + \gamma\,(y_a - y_b)} \quad (a \ne b), \qquad
+      p_b = 1 - \sum_{a \ne b} p_a.$$
+    Every $p_a \le 1/k \le p_b$; $\gamma = 0$ is the uniform law and $\gamma \to \infty$
+    the greedy one. Not validated: finite costs, $\gamma \ge 0$.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from learners.feature_policy import igw
+    >>> igw(np.array([[0.3, 0.1, 0.6]]), 10.0)  # gaps 0.2, 0, 0.5: 1/5, rest, 1/8
+    array([[0.2  , 0.675, 0.125]])
+    """
+    n, k = costs.shape
+    rows = np.arange(n)
+    b = costs.argmin(axis=1)
+    P = 1.0 / (k + gamma * (costs - costs[rows, b][:, None]))
+    P[rows, b] = 0.0
+    P[rows, b] = 1.0 - P.sum(axis=1)
+    return P
 
 
 class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _features
@@ -97,11 +144,17 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
     """
 
     validates_x = True
+    # (stacks pickled before the play laws: the fixed softmax, no clock)
+    link = "softmax"
+    gamma0 = 1.0
+    t0 = None
+    _t = 0
 
     def __init__(self, n: int, decision_set, l2: float = 1.0, temperature: float = 0.1,
                  forget: float = 1.0, n_features: int = 32, kind: str = "fourier",
                  bandwidth: float = 1.0, residual: bool = False, seeds: list | None = None,
-                 on_model: bool = False):
+                 on_model: bool = False, link: str = "softmax", gamma0: float = 1.0,
+                 t0: float | None = None):
         seeds = check_stack(n, seeds)
         self.n = int(n)
         self.decision_set = check_simplex(decision_set)
@@ -114,6 +167,10 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         self.residual = bool(residual)
         self.on_model = bool(on_model)
         self.model = None  # with on_model: the owner's loss model, `model.costs(c)` -> (k,)
+        self.link = link
+        self.gamma0 = float(gamma0)
+        self.t0 = None if t0 is None else float(t0)
+        self._t = 0  # learning steps taken (the play laws' clock)
         self._beta = 1.0 / self.temperature
         self._rngs = [np.random.default_rng(s) for s in seeds]
         D = self.n_features
@@ -179,9 +236,28 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
 
     # -- vector entry points (the hot path) -------------------------------------------------
 
-    def _softmax(self, costs: np.ndarray) -> np.ndarray:
+    def inverse_temperature(self) -> float:
+        r"""The softmax's $1/\tau_t$ at the stack's clock $t$ (learning steps taken):
+        $1/\tau$, or $\sqrt{1 + t/t_0}/\tau$ when annealed (`t0`)."""
+        if self.t0 is None:
+            return self._beta
+        return self._beta * math.sqrt(1.0 + self._t / self.t0)
+
+    def igw_gamma(self) -> float:
+        r"""Inverse gap weighting's $\gamma_t = \gamma_0\sqrt{k t}$ at the stack's clock $t$."""
+        return self.gamma0 * math.sqrt(self.decision_set.dim * self._t)
+
+    def _point(self, costs: np.ndarray) -> np.ndarray:
+        """Every copy's point from its predicted costs `(n, k)`, by the stack's `link`."""
+        if self.link == "igw":
+            return igw(costs, self.igw_gamma())
+        return self._softmax(costs, self.inverse_temperature())
+
+    def _softmax(self, costs: np.ndarray, beta: float | None = None) -> np.ndarray:
+        if beta is None:
+            beta = self._beta
         if len(costs) == 1 and costs.size <= 64:  # one copy, a few arms: the same operations
-            beta = self._beta  # in plain floats (cheaper than six numpy calls)
+            # in plain floats (cheaper than six numpy calls)
             row = costs.tolist()[0]
             m = min(row)  # log-domain shift: cannot overflow
             exp = math.exp
@@ -189,7 +265,7 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
             total = sum(e)
             return np.array([[v / total for v in e]])
         z = costs.min(axis=1, keepdims=True) - costs  # log-domain shift: cannot overflow
-        E = np.exp(z * self._beta)
+        E = np.exp(z * beta)
         return E / E.sum(axis=1, keepdims=True)
 
     def _row_and_model(self, c: np.ndarray) -> tuple:
@@ -232,9 +308,9 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         return costs
 
     def predict_vector(self, c: np.ndarray) -> np.ndarray:
-        """$\\operatorname{softmax}(-\\hat g_i(c) / \\tau)$ for every copy, `(n, k)`. Not
-        validated: the caller passes finite floats."""
-        return self._softmax(self.predicted_costs(c))
+        """$\\operatorname{softmax}(-\\hat g_i(c) / \\tau)$ for every copy, `(n, k)` (or the
+        stack's other `link`). Not validated: the caller passes finite floats."""
+        return self._point(self.predicted_costs(c))
 
     def learn_vector(self, c: np.ndarray, G: np.ndarray) -> None:
         r"""One recursive-least-squares step of every arm model of copy $i$ on row $i$ of the
@@ -243,6 +319,7 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         $A_i^{-1} \mathrel{-}= u_i u_i^\top / (1 + \phi_i^\top u_i)$. With a `model` $m$, the
         copies that play it under their own costs (every copy; in a residual stack copy 1)
         fit $G_i - m(c)$. Not validated."""
+        self._t += 1
         if self.n == 1 and self._shared and len(c) == self._W.shape[2]:
             # one copy on phi = (1, c), no new column (BoBLO's default): the same operations
             # as below on the one row, with numpy's `.dot` (its products, cheaper to call)
@@ -369,7 +446,7 @@ class FeaturePolicyBoostStack(VectorStackEntries):
         """The softmax of `predicted_costs` for every copy, `(n, k)`; row 1 through copy 1's
         own softmax (the same floats as a one-copy stack). Not validated."""
         costs = self.predicted_costs(c)
-        return np.concatenate([self.first._softmax(costs[:1]), self.rest._softmax(costs[1:])])
+        return np.concatenate([self.first._point(costs[:1]), self.rest._point(costs[1:])])
 
     def learn_vector(self, c: np.ndarray, G: np.ndarray) -> None:
         """One step of every copy on its row of `G` `(n, k)` (class docstring). Not
@@ -442,6 +519,16 @@ class FeaturePolicy(base.Estimator):
         policy class to copy 1's (module docstring), these can; on the development streams
         its aggregate never switched to them, on `streams.NonlinearBandit` it does (`BoBLO`'s
         docstring).
+    link
+        How a copy plays its predicted costs $y = m(c) + \hat g(c)$ (module docstring, "Play
+        laws"): `"softmax"` (the default; annealed when `t0` is given) or `"igw"`, inverse gap
+        weighting with $\gamma_t = \gamma_0\sqrt{k t}$ (`temperature` unused).
+    gamma0
+        $\gamma_0 > 0$ of `"igw"`.
+    t0
+        `None` (a fixed temperature) or $t_0 > 0$: the softmax plays at
+        $\tau_t = \tau/\sqrt{1 + t/t_0}$, $t$ the copy's learning steps so far (`"softmax"`
+        only).
 
     Examples
     --------
@@ -462,7 +549,8 @@ class FeaturePolicy(base.Estimator):
                  temperature: float = 0.1, forget: float = 1.0, n_features: int = 32,
                  kind: str = "fourier", bandwidth: float = 1.0, residual: bool = False,
                  on_model: bool = False, seed: int | None = 0, later_features: int | None = None,
-                 later_fit: str = "gradient"):
+                 later_fit: str = "gradient", link: str = "softmax", gamma0: float = 1.0,
+                 t0: float | None = None):
         check_simplex(decision_set)
         check_real("l2", l2, 0.0, low_open=True)
         check_real("temperature", temperature, 0.0, low_open=True)
@@ -476,6 +564,13 @@ class FeaturePolicy(base.Estimator):
             check_int("later_features", later_features, 0)
         if later_fit not in _FITS:
             raise ValueError(f"later_fit must be 'gradient' or 'residual', got {later_fit!r}")
+        if link not in _LINKS:
+            raise ValueError(f"link must be 'softmax' or 'igw', got {link!r}")
+        check_real("gamma0", gamma0, 0.0, low_open=True)
+        if t0 is not None:
+            check_real("t0", t0, 0.0, low_open=True)
+            if link != "softmax":
+                raise ValueError("t0: an annealing horizon applies to link='softmax' only")
         self.decision_set = decision_set
         self.l2 = l2
         self.temperature = temperature
@@ -488,6 +583,9 @@ class FeaturePolicy(base.Estimator):
         self.seed = seed
         self.later_features = later_features
         self.later_fit = later_fit
+        self.link = link
+        self.gamma0 = gamma0
+        self.t0 = t0
         self._stack = self.stack(1)
 
     @classmethod
@@ -496,6 +594,8 @@ class FeaturePolicy(base.Estimator):
         yield {"decision_set": sets.Simplex(4), "l2": 0.5, "temperature": 1.0, "n_features": 8,
                "kind": "relu", "seed": 3}
         yield {"n_features": 0, "later_features": 8, "later_fit": "residual", "residual": True}
+        yield {"n_features": 0, "link": "igw", "gamma0": 3.0}
+        yield {"n_features": 4, "t0": 100.0}
 
     def stack(self, n: int, seeds: list | None = None):
         """$n$ fresh copies as one `FeaturePolicyStack` (or `FeaturePolicyBoostStack`, see
@@ -505,18 +605,20 @@ class FeaturePolicy(base.Estimator):
         if all(s is None for s in seeds) and self.seed is not None:
             seeds = [int(self.seed) + i for i in range(int(n))]
         args = (self.decision_set, float(self.l2), float(self.temperature), float(self.forget))
+        play = dict(link=self.link, gamma0=float(self.gamma0),
+                    t0=None if self.t0 is None else float(self.t0))
         D = int(self.n_features)
         D2 = D if self.later_features is None else int(self.later_features)
         if n > 1 and (D2 != D or self.later_fit != "gradient"):
             return FeaturePolicyBoostStack(
                 FeaturePolicyStack(1, *args, D, self.kind, float(self.bandwidth), False,
-                                   seeds[:1]),
+                                   seeds[:1], **play),
                 FeaturePolicyStack(n - 1, *args, D2, self.kind, float(self.bandwidth), False,
-                                   seeds[1:]),
+                                   seeds[1:], **play),
                 residual=bool(self.residual), on_model=bool(self.on_model),
                 fit=self.later_fit)
         return FeaturePolicyStack(n, *args, D, self.kind, float(self.bandwidth),
-                                  bool(self.residual), seeds, bool(self.on_model))
+                                  bool(self.residual), seeds, bool(self.on_model), **play)
 
     def predict_one(self, x: dict) -> np.ndarray:
         """The distribution $W(c)$ over the arms, shape `(k,)`."""

@@ -17,9 +17,10 @@ arithmetic, sets its speed, and no numpy formulation gets below it. `pull_round`
   recursive-least-squares step of the played arm in every model (`pull_round_ridge` /
   `update_round_ridge`: the single-penalty model `loss_model._ArmRidge`, `BoBLO(model_l2=20.0)`);
 * `learners.FeaturePolicyStack`'s one-copy path (`predicted_costs`, `_softmax`,
-  `learn_vector`): $\operatorname{softmax}(-(m(c) + \Theta\tilde c)/\tau)$, and the ridge
-  step with forgetting on $G - m(c)$ with the exactly symmetric downdate $w w^\top$,
-  $w = u/\sqrt s$;
+  `learn_vector`): $\operatorname{softmax}(-(m(c) + \Theta\tilde c)/\tau_t)$ (the glue passes
+  the learner's `inverse_temperature()`: $1/\tau$, or the annealed $1/\tau_t$ of
+  `FeaturePolicy(t0=...)`, and moves its clock), and the ridge step with forgetting on
+  $G - m(c)$ with the exactly symmetric downdate $w w^\top$, $w = u/\sqrt s$;
 * `BoOCO.iterate_one` ($x^1 = \mu + a (W - \mu)$), `BoBLO._pull_fused` (the law
   $(1 - \eta) x^1 + \eta/d$ and its running sums) and `BoBLO._feedback_fused` (the doubly
   robust estimate), `BoOCO._gradients`' one-copy step (kappa's running maximum of
@@ -118,7 +119,8 @@ _TYPES = frozenset({float, int, np.float64, np.float32, np.int64, np.int32})
 def covers(booco, model) -> bool:
     r"""Whether the kernels cover a fused round (`BoBLO._fusable`) of `booco` (BoBLO's BoOCO,
     one copy) with the loss model `model`: the weak learner is one `FeaturePolicyStack` copy
-    with no random features playing on `model`, a `RidgeMixture` (any penalties, optimism,
+    with no random features playing the softmax (fixed, or annealed with `t0`: the kernel
+    takes the round's $1/\tau_t$) on `model`, a `RidgeMixture` (any penalties, optimism,
     rate) or one penalty's `loss_model._ArmRidge`, on a plain `Simplex` whose one-copy point
     $x^1 = \mu + a (W - \mu)$ stays in it ($0 < a \le 1$), the linear loss with unit
     gradient scales. Rounds outside what the kernels cover (new columns, the scaler's
@@ -130,6 +132,7 @@ def covers(booco, model) -> bool:
     return (AVAILABLE and type(model) in (RidgeMixture, _ArmRidge)
             and type(copies) is FeaturePolicyStack
             and copies.n == 1 and copies._shared and copies.model is model
+            and copies.link == "softmax"  # (the softmax, fixed or annealed; not "igw")
             and type(booco.decision_set) is sets.Simplex and one is not None
             and 0.0 < one[0] <= 1.0 and booco._linear and booco._unit_scale
             and not booco._mu_zero)
@@ -174,7 +177,8 @@ def pull(reader, booco, model, context, exploration: float):
     status = (pull_round if mixture else pull_round_ridge)(
         v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP, MAX_ABS,
         model.G if mixture else model.P, model.weights if mixture else model.theta,
-        model.optimism, copies._theta[0], copies._beta, booco._chain_one[0], booco._mu,
+        model.optimism, copies._theta[0], copies.inverse_temperature(), booco._chain_one[0],
+        booco._mu,
         1.0 - exploration, exploration / d, z, p, c)
     if not status:
         return None
@@ -210,6 +214,7 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float)
         if not status:
             return None
     model._last = None  # (its cache of the last context: the model moved)
+    copies._t += 1  # (the learner's clock, as its `learn_vector` keeps it)
     if running:
         ext.kappa = booco._kappa = kappa
     return cost

@@ -70,3 +70,30 @@ def test_tune6_rows_build_their_settings():
                       RobustStandardScaler)
     assert bc._scaler("river LinUCBDisjoint tuned, river's StandardScaler (as in the "
                       "tables)") is not None
+
+
+def test_tune_seeds_and_the_paired_rule():
+    assert bc.parse_seeds("100-119") == list(range(100, 120))
+    assert bc.parse_seeds("100,101") == [100, 101]
+    datas = ["A", "B", "C"]
+    # per seed (3 seeds) and data set: (reward, decisions/s); the candidate is +0.003, +0.006,
+    # +0.009 over the base in the data sets' mean on the three seeds
+    base = {d: [(0.5, 0.0), (0.6, 0.0), (0.7, 0.0)] for d in datas}
+    cand = {"A": [(0.509, 0.0), (0.618, 0.0), (0.727, 0.0)],
+            "B": [(0.5, 0.0), (0.6, 0.0), (0.7, 0.0)], "C": [(0.5, 0.0), (0.6, 0.0), (0.7, 0.0)]}
+    res = {**{("base", d): v for d, v in base.items()}, **{("c", d): v for d, v in cand.items()}}
+    m, b, diff, se = bc.paired(res, "c", "base", datas)
+    assert np.isclose(m - b, 0.006) and np.isclose(diff, 0.006)
+    assert np.isclose(se, np.std([0.003, 0.006, 0.009], ddof=1) / np.sqrt(3))
+    table = bc.paired_markdown(res, ["base", "c"], "base", datas)
+    assert table.splitlines()[-1].endswith("| +0.0060 | 0.0017 | yes |")
+    assert table.splitlines()[-2].endswith("| no |")  # the base never passes against itself
+
+
+def test_tune7_rows_build_their_play_laws():
+    igw = bc.make_policy("inverse gap weighting, gamma0 30", 0)
+    assert igw.learner.link == "igw" and igw.learner.gamma0 == 30.0
+    ann = bc.make_policy("annealed softmax, temperature 0.04, t0 250", 0)
+    assert (ann.learner.link, ann.learner.t0, ann.learner.temperature) == ("softmax", 250.0, 0.04)
+    assert ann.learner.l2 == DEFAULT_LEARNER["l2"] and bc.make_policy(
+        "BoBLO() (the defaults)", 0).learner is None
