@@ -154,8 +154,8 @@ def pull(reader, booco, model, context, exploration: float):
     scale = reader.scale
     if scale:
         fast = reader._fast
-        if fast is None:  # (the warm-up, or keys that changed: the reader's own path)
-            return None
+        if fast is None:  # the scaler's warm-up: its own (numpy) step, the rest compiled
+            return _pull_warm(reader, booco, model, context, exploration)
         if fast is not True:  # the plain-float statistics as arrays, for good (same values)
             reader._stats, reader._fast = reader._current_stats(), True
         st = reader._stats
@@ -170,6 +170,18 @@ def pull(reader, booco, model, context, exploration: float):
         v = np.fromiter(vals, np.float64, len(keys))
     except OverflowError:  # an int beyond the float range
         return None
+    status, z, p, c = _round_law(booco, model, v, scale, count, mean, var, dev, ready,
+                                 exploration)
+    if not status:
+        return None
+    if scale:  # (`ContextVectors.commit`: the kernel stored the statistics)
+        st.ready = status == 2
+        reader._next = None
+    return p.tolist(), c.tolist(), z
+
+
+def _round_law(booco, model, v, scale, count, mean, var, dev, ready, exploration: float):
+    """`pull_round` (or `pull_round_ridge`) on the context values `v`: `(status, z, p, c)`."""
     copies = booco.copies
     d = booco.decision_set.dim
     z, p, c = np.empty(len(v)), np.empty(d), np.empty(d)
@@ -178,14 +190,25 @@ def pull(reader, booco, model, context, exploration: float):
         v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP, MAX_ABS,
         model.G if mixture else model.P, model.weights if mixture else model.theta,
         model.optimism, copies._theta[0], copies.inverse_temperature(), booco._chain_one[0],
-        booco._mu,
-        1.0 - exploration, exploration / d, z, p, c)
+        booco._mu, 1.0 - exploration, exploration / d, z, p, c)
+    return status, z, p, c
+
+
+def _pull_warm(reader, booco, model, context, exploration: float):
+    """`pull` during the scaler's warm-up (its first `scaling.WARMUP` values per column, robust
+    statistics of a buffer): the reader's own step reads, validates and scales the context
+    (refusing bad input with its `ValueError`, nothing stored) and the kernel plays the scaled
+    vector; the scaler's step is committed once the law is known to be finite, as
+    `BoBLO._commit_law` does. None (the scaler's step not stored) for the numpy path to play a
+    round the kernel does not cover (the first round: the model and the learner know no
+    column yet)."""
+    x = reader.read(context)
+    status, _, p, c = _round_law(booco, model, x, False, _NONE, _NONE, _NONE, _NONE, False,
+                                 exploration)
     if not status:
         return None
-    if scale:  # (`ContextVectors.commit`: the kernel stored the statistics)
-        st.ready = status == 2
-        reader._next = None
-    return p.tolist(), c.tolist(), z
+    reader.commit()
+    return p.tolist(), c.tolist(), x
 
 
 def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float):

@@ -282,3 +282,36 @@ def test_without_numba_everything_runs_the_numpy_round():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.split() == ["False", "False", "True", "False", "30"]
+
+
+def test_warm_up_rounds_are_compiled_and_agree(monkeypatch):
+    """During the scaler's warm-up (its first `scaling.WARMUP` values per column) the reader's
+    own step scales the context and the kernel plays it: every round but the first (which
+    builds the model's and the learner's columns) takes the kernel, with the numpy round's law,
+    arm and scaler statistics; a warm-up round with a bad value is refused by name, nothing
+    stored."""
+    from onlineboost import scaling
+
+    calls = []
+    real = _kernels.pull_round
+    monkeypatch.setattr(_kernels, "pull_round", lambda *a: calls.append(1) or real(*a))
+    rng = np.random.default_rng(3)
+    compiled, plain = BoBLO(seed=1), _numpy(BoBLO(seed=1))
+    for t in range(scaling.WARMUP + 3):
+        c = {f"x{j}": float(v) for j, v in enumerate(rng.normal(size=6) * 3.0 + 1.0)}
+        before = len(calls)
+        a, b = compiled.pull([0, 1, 2, 3], c), plain.pull([0, 1, 2, 3], c)
+        assert a == b
+        assert len(calls) - before == (t > 0)  # (round 1: the numpy round builds the columns)
+        assert _rel(compiled.arm_probabilities, plain.arm_probabilities) < TOL
+        sa, sb = compiled._reader._current_stats(), plain._reader._current_stats()
+        assert _rel(sa.mean, sb.mean) < TOL and _rel(sa.var, sb.var) < TOL
+        r = float(rng.random())
+        compiled.update(a, c, r)
+        plain.update(b, c, r)
+        if t == 4:  # a bad value in the warm-up: refused, the scaler's buffer untouched
+            before = pickle.dumps(compiled)
+            with pytest.raises(ValueError, match="context"):
+                compiled.pull([0, 1, 2, 3], {**c, "x2": math.nan})
+            assert pickle.dumps(compiled) == before
+    assert compiled._reader._fast is True  # (past the warm-up: the scaler inside the kernel)
