@@ -10,7 +10,11 @@ arithmetic, sets its speed, and no numpy formulation gets below it. `pull_round`
 * `_contexts.ContextVectors.read` / `commit` on the usual round (the keys of the last round,
   every column past the warm-up): the range check of the values (`_contexts.MAX_ABS`) and
   `scaling.learn_transform` (its plain-float twin `learn_transform_floats`): winsorise, learn
-  the running mean and variance, standardise, clip;
+  the running mean and variance, standardise, clip; during the scaler's warm-up (its first
+  `scaling.WARMUP` values per column) `warm_scale` / `warm_store`: `scaling.learn` then
+  `transform` there (the value written into the column's buffer, the buffer's median, MAD,
+  band and kept values' mean and variance, `scaling._warm_stats`, with numpy's sort and
+  pairwise sums; the columns already past it by the rule after the warm-up);
 * `loss_model.RidgeMixture` (`_ContextCache.lower`, `predict`, `_means`, `learn_loss`): the
   weighted per-arm predictions on $\tilde c = (1, c)$, optionally minus `optimism` times the
   weighted width, and, after the round, the prequential reweighting and one
@@ -123,9 +127,8 @@ def covers(booco, model) -> bool:
     takes the round's $1/\tau_t$) on `model`, a `RidgeMixture` (any penalties, optimism,
     rate) or one penalty's `loss_model._ArmRidge`, on a plain `Simplex` whose one-copy point
     $x^1 = \mu + a (W - \mu)$ stays in it ($0 < a \le 1$), the linear loss with unit
-    gradient scales. Rounds outside what the kernels cover (new columns, the scaler's
-    warm-up, bad input, non-finite values) still take the numpy fused path, round by
-    round."""
+    gradient scales. Rounds outside what the kernels cover (the first, new columns, bad
+    input, non-finite values) still take the numpy fused path, round by round."""
     from learners import FeaturePolicyStack  # (learners imports onlineboost)
 
     copies, one = booco.copies, booco._chain_one
@@ -140,10 +143,11 @@ def covers(booco, model) -> bool:
 
 def pull(reader, booco, model, context, exploration: float):
     """`BoBLO._pull_fused` up to the draw, compiled (`pull_round`), on the usual round: a dict
-    with the keys of the last round, in the same order, of floats and ints (numpy's too), the scaler
-    (`reader`, a `ContextVectors`) past its warm-up, the model and the learner knowing every
-    column. Returns `(law, its running sums, x)` (two lists of floats and the context vector),
-    the scaler's step stored; or None, nothing moved, for the numpy path to play the round."""
+    with the keys of the last round, in the same order, of floats and ints (numpy's too), the
+    model and the learner knowing every column (the scaler, `reader`, a `ContextVectors`, in
+    its warm-up: `_pull_warm`). Returns `(law, its running sums, x)` (two lists of floats and
+    the context vector), the scaler's step stored; or None, nothing moved, for the numpy path
+    to play the round."""
     if context is None:
         context = {}
     if type(context) is not dict or reader._idx is not None:

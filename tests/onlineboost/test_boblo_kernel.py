@@ -285,8 +285,8 @@ def test_without_numba_everything_runs_the_numpy_round():
 
 
 def test_warm_up_rounds_are_compiled_and_agree(monkeypatch):
-    """During the scaler's warm-up (its first `scaling.WARMUP` values per column) the reader's
-    own step scales the context and the kernel plays it: every round but the first (which
+    """During the scaler's warm-up (its first `scaling.WARMUP` values per column) the compiled
+    warm-up step scales the context and the kernel plays it: every round but the first (which
     builds the model's and the learner's columns) takes the kernel, with the numpy round's law,
     arm and scaler statistics; a warm-up round with a bad value is refused by name, nothing
     stored."""
