@@ -10,7 +10,11 @@ arithmetic, sets its speed, and no numpy formulation gets below it. `pull_round`
 * `_contexts.ContextVectors.read` / `commit` on the usual round (the keys of the last round,
   every column past the warm-up): the range check of the values (`_contexts.MAX_ABS`) and
   `scaling.learn_transform` (its plain-float twin `learn_transform_floats`): winsorise, learn
-  the running mean and variance, standardise, clip;
+  the running mean and variance, standardise, clip; during the scaler's warm-up (its first
+  `scaling.WARMUP` values per column) `warm_scale` / `warm_store`: `scaling.learn` then
+  `transform` there (the value written into the column's buffer, the buffer's median, MAD,
+  band and kept values' mean and variance, `scaling._warm_stats`, with numpy's sort and
+  pairwise sums; the columns already past it by the rule after the warm-up);
 * `loss_model.RidgeMixture` (`_ContextCache.lower`, `predict`, `_means`, `learn_loss`): the
   weighted per-arm predictions on $\tilde c = (1, c)$, optionally minus `optimism` times the
   weighted width, and, after the round, the prequential reweighting and one
@@ -103,7 +107,7 @@ from ._contexts import MAX_ABS
 from .loss_model import RidgeMixture, _ArmRidge
 
 __all__ = ["AVAILABLE", "covers", "pull", "pull_round", "pull_round_ridge", "update",
-           "update_round", "update_round_ridge"]
+           "update_round", "update_round_ridge", "warm_scale", "warm_store"]
 
 _NONE = np.empty(0)  # (the scaler's statistics for a reader that does not scale)
 # the value types `pull` converts itself (`np.fromiter`, exactly as `_contexts._values` does);
@@ -123,9 +127,8 @@ def covers(booco, model) -> bool:
     takes the round's $1/\tau_t$) on `model`, a `RidgeMixture` (any penalties, optimism,
     rate) or one penalty's `loss_model._ArmRidge`, on a plain `Simplex` whose one-copy point
     $x^1 = \mu + a (W - \mu)$ stays in it ($0 < a \le 1$), the linear loss with unit
-    gradient scales. Rounds outside what the kernels cover (new columns, the scaler's
-    warm-up, bad input, non-finite values) still take the numpy fused path, round by
-    round."""
+    gradient scales. Rounds outside what the kernels cover (the first, new columns, bad
+    input, non-finite values) still take the numpy fused path, round by round."""
     from learners import FeaturePolicyStack  # (learners imports onlineboost)
 
     copies, one = booco.copies, booco._chain_one
@@ -140,10 +143,11 @@ def covers(booco, model) -> bool:
 
 def pull(reader, booco, model, context, exploration: float):
     """`BoBLO._pull_fused` up to the draw, compiled (`pull_round`), on the usual round: a dict
-    with the keys of the last round, in the same order, of floats and ints (numpy's too), the scaler
-    (`reader`, a `ContextVectors`) past its warm-up, the model and the learner knowing every
-    column. Returns `(law, its running sums, x)` (two lists of floats and the context vector),
-    the scaler's step stored; or None, nothing moved, for the numpy path to play the round."""
+    with the keys of the last round, in the same order, of floats and ints (numpy's too), the
+    model and the learner knowing every column (the scaler, `reader`, a `ContextVectors`, in
+    its warm-up: `_pull_warm`). Returns `(law, its running sums, x)` (two lists of floats and
+    the context vector), the scaler's step stored; or None, nothing moved, for the numpy path
+    to play the round."""
     if context is None:
         context = {}
     if type(context) is not dict or reader._idx is not None:
@@ -154,8 +158,12 @@ def pull(reader, booco, model, context, exploration: float):
     scale = reader.scale
     if scale:
         fast = reader._fast
-        if fast is None:  # the scaler's warm-up: its own (numpy) step, the rest compiled
-            return _pull_warm(reader, booco, model, context, exploration)
+        if fast is None:
+            if not (keys and reader._stats.count.min() >= scaling.WARMUP):  # the warm-up
+                return _pull_warm(reader, booco, model, context, exploration)
+            # past it (its last round was the one before): `read` would take its fused step,
+            # `learn_transform`, whose numbers are the kernel's
+            fast = reader._fast = True
         if fast is not True:  # the plain-float statistics as arrays, for good (same values)
             reader._stats, reader._fast = reader._current_stats(), True
         st = reader._stats
@@ -196,13 +204,37 @@ def _round_law(booco, model, v, scale, count, mean, var, dev, ready, exploration
 
 def _pull_warm(reader, booco, model, context, exploration: float):
     """`pull` during the scaler's warm-up (its first `scaling.WARMUP` values per column, robust
-    statistics of a buffer): the reader's own step reads, validates and scales the context
-    (refusing bad input with its `ValueError`, nothing stored) and the kernel plays the scaled
-    vector; the scaler's step is committed once the law is known to be finite, as
-    `BoBLO._commit_law` does. None (the scaler's step not stored) for the numpy path to play a
-    round the kernel does not cover (the first round: the model and the learner know no
+    statistics of a buffer): `warm_scale` stages the scaler's step (`scaling.learn` then
+    `transform`, the buffer written, the median, MAD and band of each column still in its
+    warm-up), the kernel plays the scaled vector, and the step is stored (`warm_store`) once
+    the law is known to be finite, as `BoBLO._commit_law` does: the reader's state is then
+    the one `read` + `commit` give. Anything `warm_scale` does not cover (a value of another
+    type or out of range, an unexpected shape) takes the reader's own step, which names bad
+    input in its `ValueError`, nothing stored. None (nothing stored) for the numpy path to play
+    a round the kernel does not cover (the first round: the model and the learner know no
     column yet)."""
-    x = reader.read(context)
+    st = reader._stats
+    vals = context.values()
+    n = len(context)
+    buf = st.buf
+    if (n and not st.ready and buf.shape == (n, scaling.WARMUP) and len(st.count) == n
+            and _TYPES.issuperset(map(type, vals))):
+        try:
+            v = np.fromiter(vals, np.float64, n)
+        except OverflowError:  # an int beyond the float range
+            v = None
+        if v is not None:
+            z, staged = np.empty(n), np.empty((4, n))
+            if warm_scale(v, st.count, st.mean, st.var, st.dev, buf, scaling.K,
+                          scaling.K_WARM, scaling.CLIP, MAX_ABS, z, staged):
+                status, _, p, c = _round_law(booco, model, z, False, _NONE, _NONE, _NONE,
+                                             _NONE, False, exploration)
+                if not status:
+                    return None
+                warm_store(v, st.count, st.mean, st.var, st.dev, buf, staged)
+                reader._next = None  # (`commit`: stored in place, `_fast` still unknown)
+                return p.tolist(), c.tolist(), z
+    x = reader.read(context)  # (the reader's own step: it validates and names)
     status, _, p, c = _round_law(booco, model, x, False, _NONE, _NONE, _NONE, _NONE, False,
                                  exploration)
     if not status:
@@ -652,3 +684,176 @@ def update_round_ridge(x, arm, loss, prob, implicit, Pm, Tm, optimism, P, theta,
         for j in range(q):
             Pa[i, j] -= u[i] * (u[j] / s)
     return 1, kappa
+
+
+# -- the scaler's warm-up (`scaling.learn` + `transform` while some column is in its warm-up) --
+
+
+@_njit
+def _pairwise(a, n):
+    """numpy's sum of the contiguous `a[:n]` (`np.add.reduce`'s pairwise order, `n` <= 128:
+    eight accumulators over the first multiple of 8, added as a tree, then the rest in turn;
+    fewer than 8 values in turn)."""
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[i]
+        return res
+    r0, r1, r2, r3 = a[0], a[1], a[2], a[3]
+    r4, r5, r6, r7 = a[4], a[5], a[6], a[7]
+    m = n - n % 8
+    for i in range(8, m, 8):
+        r0 += a[i]
+        r1 += a[i + 1]
+        r2 += a[i + 2]
+        r3 += a[i + 3]
+        r4 += a[i + 4]
+        r5 += a[i + 5]
+        r6 += a[i + 6]
+        r7 += a[i + 7]
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    for i in range(m, n):
+        res += a[i]
+    return res
+
+
+@_njit
+def _sort_nan_last(a):
+    """`a` sorted in place, increasing, NaN last (`np.sort`; insertion: at most a few values)."""
+    for i in range(1, a.shape[0]):
+        x = a[i]
+        b = i
+        if x == x:
+            while b > 0 and not a[b - 1] <= x:  # (NaN before x: moved past)
+                a[b] = a[b - 1]
+                b -= 1
+        a[b] = x
+
+
+@_njit
+def _warm_row(row, n, kw, out):
+    """`scaling._warm_stats` of one buffer row `row` (its `n` values, NaN-padded):
+    `out[0]`, `out[1]` = the mean and population variance of the values inside the wider of
+    median +- `kw` MAD (`kw` = min(k, K_WARM) 1.4826) and [second smallest, second largest];
+    fewer than 3 values: the median, 0."""
+    W = row.shape[0]
+    s = row.copy()
+    _sort_nan_last(s)
+    med = 0.5 * s[(n - 1) // 2] + 0.5 * s[n // 2]  # (`_middle`)
+    a = np.empty(W)
+    for i in range(W):
+        a[i] = abs(row[i] - med)
+    _sort_nan_last(a)
+    mad = 0.5 * a[(n - 1) // 2] + 0.5 * a[n // 2]
+    if n < 3:
+        out[0] = med
+        out[1] = 0.0
+        return
+    h = kw * mad
+    lo = med - h
+    second = s[min(1, W - 1)]
+    if not lo <= second:  # (np.minimum: NaN propagates)
+        lo = second
+    hi = med + h
+    last = s[max(n - 2, 0)]
+    if not hi >= last:
+        hi = last
+    w = np.zeros(W)
+    m = 0
+    for i in range(W):
+        if row[i] >= lo and row[i] <= hi:  # (False for NaN)
+            w[i] = row[i]
+            m += 1
+    m = max(m, 1)
+    mean = _pairwise(w, W) / m
+    for i in range(W):
+        if row[i] >= lo and row[i] <= hi:
+            d = w[i] - mean
+            w[i] = d * d
+        else:
+            w[i] = 0.0
+    out[0] = mean
+    out[1] = _pairwise(w, W) / m
+
+
+@_njit
+def warm_scale(v, count, mean, var, dev, buf, band, band_warm, clip, max_abs, z, st):
+    """`scaling.learn` then `scaling.transform` on a round of the scaler's warm-up (some
+    `count` below the buffer's width): the values `v` range-checked, each column still in its
+    warm-up learning its buffer's robust statistics (`_warm_row`, the value written at its
+    count), the others the rule after the warm-up (winsorised to mean +- `band` sd, or +- the
+    last deviation while the variance is 0), the standardised vector into `z` and the next
+    count, mean, var, dev staged in `st` (4 rows); nothing stored (`warm_store` stores).
+    Returns 0 (not covered: a value not finite or beyond `max_abs`, no column in its warm-up,
+    shapes that do not match), else 1."""
+    n, W = v.shape[0], buf.shape[1]
+    if (n == 0 or W > 128 or count.shape[0] != n or mean.shape[0] != n or var.shape[0] != n
+            or dev.shape[0] != n or buf.shape[0] != n):
+        return 0
+    warm = False
+    for j in range(n):
+        if not (-max_abs <= v[j] <= max_abs):  # `_values`' range check (NaN fails it)
+            return 0
+        c0 = count[j]
+        if not (c0 >= 0.0 and c0 == math.floor(c0)):
+            return 0
+        if c0 < W:
+            warm = True
+    if not warm:
+        return 0
+    kw = min(band, band_warm) * 1.4826
+    row = np.empty(W)
+    out = np.empty(2)
+    for j in range(n):
+        x = v[j]
+        c0 = count[j]
+        cnt = c0 + 1.0
+        m = mean[j]
+        s2 = var[j]
+        dv = dev[j]
+        if c0 < W:  # the warm-up: the buffer's statistics
+            for i in range(W):
+                row[i] = buf[j, i]
+            row[int(c0)] = x
+            _warm_row(row, int(cnt), kw, out)
+            mm, ss, dv = out[0], out[1], 0.0
+        else:  # the rule after the warm-up (`learn`'s, with the deviation while var is 0)
+            h = math.sqrt(s2) * band if s2 > 0.0 else dv
+            cc = m - h
+            if not x < cc:
+                cc = x
+            hi = m + h
+            if cc > hi:
+                cc = hi
+            d0 = cc - m
+            mm = d0 / cnt + m
+            ss = (d0 * (cc - mm) - s2) / cnt + s2
+            if ss < 0.0:
+                ss = 0.0
+            if s2 == 0.0 and x != m:
+                dv = abs(x - m)
+        zz = (x - mm) / math.sqrt(ss) if ss > 0.0 else 0.0  # (`transform`)
+        if zz < -clip:
+            zz = -clip
+        if zz > clip:
+            zz = clip
+        z[j] = zz
+        st[0, j] = cnt
+        st[1, j] = mm
+        st[2, j] = ss
+        st[3, j] = dv
+    return 1
+
+
+@_njit
+def warm_store(v, count, mean, var, dev, buf, st):
+    """`ContextVectors.commit` after `warm_scale`: each value written into its column's buffer
+    at its count while in the warm-up, the staged statistics stored."""
+    W = buf.shape[1]
+    for j in range(count.shape[0]):
+        if count[j] < W:
+            buf[j, int(count[j])] = v[j]
+        count[j] = st[0, j]
+        mean[j] = st[1, j]
+        var[j] = st[2, j]
+        dev[j] = st[3, j]

@@ -285,8 +285,8 @@ def test_without_numba_everything_runs_the_numpy_round():
 
 
 def test_warm_up_rounds_are_compiled_and_agree(monkeypatch):
-    """During the scaler's warm-up (its first `scaling.WARMUP` values per column) the reader's
-    own step scales the context and the kernel plays it: every round but the first (which
+    """During the scaler's warm-up (its first `scaling.WARMUP` values per column) the compiled
+    warm-up step scales the context and the kernel plays it: every round but the first (which
     builds the model's and the learner's columns) takes the kernel, with the numpy round's law,
     arm and scaler statistics; a warm-up round with a bad value is refused by name, nothing
     stored."""
@@ -315,3 +315,207 @@ def test_warm_up_rounds_are_compiled_and_agree(monkeypatch):
                 compiled.pull([0, 1, 2, 3], {**c, "x2": math.nan})
             assert pickle.dumps(compiled) == before
     assert compiled._reader._fast is True  # (past the warm-up: the scaler inside the kernel)
+
+
+# -- the scaler's warm-up compiled (`_kernels.warm_scale` / `warm_store`) ----------------------
+
+
+def _random_stats(rng, q):
+    """Statistics of `q` columns at random points of their warm-up or past it: NaN-padded
+    buffers, constant columns, one extreme value, 1-2 values (n < 3 after the round), past the
+    warm-up with a positive variance or a zero one (the deviation band)."""
+    from onlineboost import scaling
+
+    W = scaling.WARMUP
+    count = rng.integers(0, W + 5, size=q).astype(float)
+    if count.min() >= W:
+        count[rng.integers(q)] = rng.integers(0, W)
+    if rng.random() < 0.3:
+        count[rng.integers(q)] = rng.integers(0, 2)  # (1 or 2 values after the round)
+    scale = 10.0 ** rng.uniform(-3, 3, size=q)
+    buf = np.full((q, W), np.nan)
+    for j in range(q):
+        k = int(min(count[j], W))
+        vals = rng.normal(size=k) * scale[j]
+        if rng.random() < 0.25:
+            vals[:] = 1.5  # constant so far (MAD 0: the second smallest / largest rule)
+        elif rng.random() < 0.25:
+            vals = np.round(vals / scale[j]) * scale[j]  # ties
+        if k and rng.random() < 0.3:
+            vals[rng.integers(k)] = rng.choice([-1.0, 1.0]) * 10.0 ** rng.uniform(5, 100)
+        buf[j, :k] = vals
+    var = rng.exponential(size=q) * scale ** 2 * (rng.random(q) < 0.7)
+    dev = np.where(var == 0.0, rng.exponential(size=q) * scale * (rng.random(q) < 0.7), 0.0)
+    v = rng.normal(size=q) * scale
+    if rng.random() < 0.3:
+        v[rng.integers(q)] = rng.choice([-1.0, 1.0]) * 10.0 ** rng.uniform(5, 100)
+    if rng.random() < 0.2:
+        v[rng.integers(q)] = 1.5  # (the constant again: no new deviation)
+    return scaling.Stats(count, rng.normal(size=q) * scale, var, dev, buf), v
+
+
+def _warm_kernel(st, v):
+    """`warm_scale` + `warm_store` on copies of `st`'s arrays: (status, z, count, mean, var, dev,
+    buf)."""
+    from onlineboost import scaling
+
+    arrays = [a.copy() for a in (st.count, st.mean, st.var, st.dev, st.buf)]
+    q = len(v)
+    z, staged = np.empty(q), np.empty((4, q))
+    status = _kernels.warm_scale(v, *arrays, scaling.K, scaling.K_WARM, scaling.CLIP,
+                                 scaling.MAX_ABS, z, staged)
+    if status:
+        _kernels.warm_store(v, *arrays, staged)
+    return (status, z, *arrays)
+
+
+def test_the_warm_up_kernel_is_the_scalers_learn_then_transform():
+    """`warm_scale` + `warm_store` against `scaling.learn` then `transform` on 3,000 random
+    warm-up rounds (every case of `_random_stats`): the counts, deviations and buffers equal,
+    the means, variances and outputs to 1e-12 relative (sums of the kept values may take
+    another order than numpy's pairwise one; here they are numpy's, so the floats are the
+    same). A median of the padded row, a MAD missing its 1.4826 or its band, no second
+    smallest / largest rule (constant columns), a variance for n < 3, the value written at the
+    wrong place, the after-warm-up rows treated as warm (or their deviation band lost), the
+    deviation not reset in the warm-up, `transform` on the old statistics: each fails here."""
+    from onlineboost import scaling
+
+    rng = np.random.default_rng(7)
+    exact = 0
+    for _ in range(3000):
+        st, v = _random_stats(rng, int(rng.integers(1, 9)))
+        new = scaling.learn(st, v)
+        zr = scaling.transform(new, v)
+        status, z, count, mean, var, dev, buf = _warm_kernel(st, v)
+        assert status == 1
+        assert np.array_equal(count, new.count) and np.array_equal(dev, new.dev)
+        assert np.array_equal(buf, new.buf, equal_nan=True)
+        for a, b in ((mean, new.mean), (var, new.var), (z, zr)):
+            assert np.all(np.abs(a - b) <= 1e-12 * np.maximum(np.abs(b), 1e-300)), (a, b)
+        exact += all(map(np.array_equal, (mean, var, z), (new.mean, new.var, zr)))
+    assert exact == 3000  # (numpy's summation order transcribed: the same floats)
+
+
+def test_the_warm_up_kernel_refuses_what_it_does_not_cover():
+    """Status 0, nothing written but its outputs, on a value not finite or beyond `MAX_ABS`,
+    no column in its warm-up (the usual round's kernel covers those), no column at all: the
+    glue then runs the reader's own step, which refuses bad input by name."""
+    from onlineboost import scaling
+
+    rng = np.random.default_rng(8)
+    st, v = _random_stats(rng, 4)
+    for bad in (np.nan, np.inf, -np.inf, 1.01e100, -1e300):
+        w = v.copy()
+        w[2] = bad
+        status, _, *arrays = _warm_kernel(st, w)
+        assert status == 0
+        for a, b in zip(arrays, (st.count, st.mean, st.var, st.dev, st.buf)):
+            assert np.array_equal(a, b, equal_nan=True)
+    past = scaling.Stats(np.full(4, 12.0), st.mean, np.ones(4), st.dev, st.buf)
+    assert _warm_kernel(past, v)[0] == 0
+    assert _warm_kernel(scaling.Stats.empty(0), np.empty(0))[0] == 0
+
+
+def _reader_state(reader):
+    st = reader._current_stats()
+    return st, {k: val for k, val in vars(reader).items() if k != "_stats"}
+
+
+def test_a_seeded_warm_up_plays_compiled_as_the_numpy_round_does(monkeypatch):
+    """A warm-up played compiled and on numpy, fed the same contexts: a column that appears
+    late (its warm-up overlaps the others' end: the compiled step's after-warm-up rule), a
+    constant column (the deviation band after the warm-up), one extreme value; every round
+    after the first and the changed keys' takes the compiled warm-up (`warm_scale`), the
+    round after the warm-up the usual kernel; the same arms, laws to 1e-12, the reader's
+    state the same (buffers, counts, columns, keys, nothing staged, `_fast` unknown until the
+    warm-up ends)."""
+    from onlineboost import scaling
+
+    warm, usual = [], []
+    real_warm, real_round = _kernels.warm_scale, _kernels.pull_round
+    monkeypatch.setattr(_kernels, "warm_scale",
+                        lambda *a: warm.append(real_warm(*a)) or warm[-1])
+    monkeypatch.setattr(_kernels, "pull_round",
+                        lambda *a: usual.append(a[1]) or real_round(*a))
+    rng = np.random.default_rng(9)
+    for seed in range(3):
+        compiled, plain = BoBLO(seed=seed), _numpy(BoBLO(seed=seed))
+        warm.clear()
+        usual.clear()
+        for t in range(25):
+            c = {"a": float(rng.normal() * 3.0), "b": 2.0}
+            if t >= 4:
+                c["late"] = 1e90 if t == 6 else float(rng.normal())
+            arm = compiled.pull([0, 1, 2], c)
+            assert plain.pull([0, 1, 2], c) == arm
+            assert _rel(compiled.arm_probabilities, plain.arm_probabilities) <= TOL
+            sa, ra = _reader_state(compiled._reader)
+            sb, rb = _reader_state(plain._reader)
+            assert np.array_equal(sa.buf, sb.buf, equal_nan=True)
+            assert np.array_equal(sa.count, sb.count) and np.array_equal(sa.dev, sb.dev)
+            assert _rel(sa.mean, sb.mean) <= TOL and _rel(sa.var, sb.var) <= TOL
+            assert sa.ready == sb.ready
+            if t < 4 + scaling.WARMUP:
+                assert ra == rb  # (columns, keys, index, nothing staged, `_fast` unknown)
+            reward = float(rng.random())
+            compiled.update(arm, c, reward)
+            plain.update(arm, c, reward)
+        # rounds 2-4 and 6-14 (the late column's warm-up), compiled; 5 (new keys): numpy
+        assert warm == [1] * 12
+        # the kernel's pull with the scaler from round 15 on (none before: scale=False)
+        assert usual[:12] == [False] * 12 and usual[12:] == [True] * 11
+        assert compiled._reader._fast is True
+        assert max(_state_gaps(compiled, plain).values()) <= TOL
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -1e101, 10**400, "1", None, True,
+                                 np.float64(np.nan)])
+def test_bad_input_in_the_warm_up_is_refused_by_name_with_nothing_stored(bad):
+    """A bad value on a compiled warm-up round (the reader's own `ValueError`, naming the
+    context and the feature), and a law that is not finite there (the numpy round's refusal):
+    the pickled state unchanged, and the next good round plays as if nothing happened."""
+    rng = np.random.default_rng(10)
+    policy, twin = BoBLO(seed=0), BoBLO(seed=0)
+    for t in range(4):
+        c = {f"c{j}": float(v) for j, v in enumerate(rng.normal(size=3))}
+        for p in (policy, twin):
+            p.update(p.pull([0, 1, 2], c), c, 0.5)
+    assert policy._reader._stats.count.min() < 10  # (still in the warm-up)
+    before = pickle.dumps(policy)
+    with pytest.raises(ValueError, match=r"context\['c1'\]"):
+        policy.pull([0, 1, 2], {"c0": 0.1, "c1": bad, "c2": 0.3})
+    assert pickle.dumps(policy) == before
+    copy = pickle.loads(before)
+    copy.booco.copies._theta[0][:, 0] = np.inf
+    state = pickle.dumps(copy)
+    with pytest.raises(ValueError, match="must be finite"):
+        copy.pull([0, 1, 2], {"c0": 0.1, "c1": 0.2, "c2": 0.3})
+    assert pickle.dumps(copy) == state
+    c = {"c0": 0.1, "c1": 0.2, "c2": 0.3}
+    assert policy.pull([0, 1, 2], c) == twin.pull([0, 1, 2], c)
+    assert policy.arm_probabilities.tolist() == twin.arm_probabilities.tolist()
+
+
+def test_the_per_arm_reward_means_are_rivers():
+    """river's per-arm reward statistics (`Policy._rewards`), made by `stats.Mean` directly
+    (river's factory clones its default `stats.Mean()`, ~30 us at each arm's first reward):
+    each arm's mean reward and count, through a pickle too."""
+    from river import stats
+
+    rng = np.random.default_rng(11)
+    policy = BoBLO(seed=0)
+    seen = {arm: [] for arm in "abcd"}
+    for t in range(60):
+        c = {"x": float(rng.normal()), "y": float(t % 4)}
+        arm = policy.pull(list("abcd"), c)
+        reward = float(rng.random())
+        policy.update(arm, c, reward)
+        seen[arm].append(reward)
+        if t == 30:
+            policy = pickle.loads(pickle.dumps(policy))
+    for arm, rewards in seen.items():
+        if rewards:
+            assert type(policy._rewards[arm]) is stats.Mean
+            assert policy._rewards[arm].get() == pytest.approx(np.mean(rewards), rel=1e-12)
+            assert policy._counts[arm] == len(rewards)
+    assert policy._n == 60
