@@ -55,12 +55,11 @@ def make(name: str, data_name: str, seed: int):
     return river_bandit.LinUCBDisjoint(alpha=alpha, beta=beta, seed=seed), scaler
 
 
-def interleaved(data_name: str, seed: int, n_rounds: int | None = None) -> list[float]:
-    """Decisions/s of every policy in `POLICIES` on one pass over the stream, interleaved."""
-    warnings.simplefilter("ignore")
-    made = [make(name, data_name, seed) for name in POLICIES]
-    streams = [DATASETS[data_name](seed) for _ in POLICIES]
-    spent = [0.0] * len(POLICIES)
+def _play(made: list, streams: list, n_rounds: int | None) -> tuple[int, list[float]]:
+    """Play `made` (policies with their transformers, None: the policy holds its own) on
+    `streams` (one copy of the same stream each) round by round, timing each policy's pull +
+    update (and its transformer) right after the others': `(rounds, seconds per policy)`."""
+    spent = [0.0] * len(made)
     n = 0
     for rounds in zip(*streams):
         if n_rounds is not None and n >= n_rounds:
@@ -78,6 +77,14 @@ def interleaved(data_name: str, seed: int, n_rounds: int | None = None) -> list[
             tic = time.perf_counter()
             policy.update(arm, context, reward)
             spent[j] += time.perf_counter() - tic
+    return n, spent
+
+
+def interleaved(data_name: str, seed: int, n_rounds: int | None = None) -> list[float]:
+    """Decisions/s of every policy in `POLICIES` on one pass over the stream, interleaved."""
+    warnings.simplefilter("ignore")
+    made = [make(name, data_name, seed) for name in POLICIES]
+    n, spent = _play(made, [DATASETS[data_name](seed) for _ in POLICIES], n_rounds)
     return [n / s for s in spent]
 
 
@@ -94,24 +101,7 @@ def heldout(data_name: str, seed: int) -> list[float]:
     made = [(BoBLO(seed=seed), None),
             (river_bandit.LinUCBDisjoint(alpha=1.0, beta=1.0, seed=seed), scaler)]
     streams = [bandit_heldout.make_stream(data_name, seed) for _ in made]
-    spent = [0.0] * len(made)
-    n = 0
-    for rounds in zip(*streams):
-        if n >= bandit_heldout.MAX_ROUNDS:
-            break
-        n += 1
-        for j, ((context, arm_ids), (policy, scaler), stream) in enumerate(
-                zip(rounds, made, streams)):
-            tic = time.perf_counter()
-            if scaler is not None:
-                scaler.learn_one(context)
-                context = scaler.transform_one(context)
-            arm = policy.pull(arm_ids, context)
-            spent[j] += time.perf_counter() - tic
-            reward = stream.reward(arm)
-            tic = time.perf_counter()
-            policy.update(arm, context, reward)
-            spent[j] += time.perf_counter() - tic
+    n, spent = _play(made, streams, bandit_heldout.MAX_ROUNDS)
     return [n, *(n / s for s in spent)]
 
 
