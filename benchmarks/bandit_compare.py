@@ -395,9 +395,9 @@ TUNE6 = {
 # current defaults (a learner entry names only what differs from `DEFAULT_LEARNER`): the softmax
 # annealed, tau_t = tau / sqrt(1 + t/t0) (Boltzmann exploration with a falling temperature; a fixed
 # one has linear regret, Cesa-Bianchi et al. 2017), and inverse gap weighting with
-# gamma_t = gamma0 sqrt(k t) (SquareCB's law, Foster & Rakhlin 2020, anytime form). The rule is
-# COMMON's refined one: the three data sets' mean beats the defaults' by > 2 paired standard
-# errors and by >= 0.002.
+# gamma_t = gamma0 sqrt(k t) (SquareCB's law, Foster & Rakhlin 2020, anytime form). The rule,
+# refined and written down before this grid ran: the three data sets' mean beats the defaults'
+# by > 2 paired standard errors and by >= 0.002.
 TUNE7 = {
     "BoBLO() (the defaults)": (None, None, {}),
     **{f"annealed softmax, t0 {t0:g}": ("feature", dict(t0=t0), {})
@@ -1223,11 +1223,12 @@ best-ranked arm, and Boltzmann exploration at a fixed temperature has regret lin
 (Cesa-Bianchi et al. 2017). Two laws whose exploration shrinks, on the learner's clock t (its
 learning steps), are now options of `learners.FeaturePolicy`: the annealed softmax
 (`t0`: tau_t = tau / sqrt(1 + t/t0)) and inverse gap weighting (`link="igw"`, Abe & Long 1999;
-Foster & Rakhlin 2020's SquareCB law with gamma_t = gamma0 sqrt(k t)). The rule, refined before
-this experiment (COMMON): tuning seeds 100-119; a configuration replaces the defaults only if
-its mean of the three data sets' mean rewards beats theirs by more than two standard errors of
-the paired per-seed difference and by at least 0.002. Grid `TUNE7` (`--tune --tune-grid 7
---tune-seeds 100-119 --no-linucb`; every other setting at the defaults):
+Foster & Rakhlin 2020's SquareCB law with gamma_t = gamma0 sqrt(k t)). The rule, refined and
+written down before this experiment ran: tuning seeds 100-119; a configuration replaces the
+defaults only if its mean of the three data sets' mean rewards beats theirs by more than two
+standard errors of the paired per-seed difference and by at least 0.002. Grid `TUNE7`
+(`--tune --tune-grid 7 --tune-seeds 100-119 --no-linucb`; every other setting at the
+defaults):
 
 | configuration | ImageSegments | digits | LinearBandit | mean | minus defaults | SE | passes |
 |---|---|---|---|---|---|---|---|
