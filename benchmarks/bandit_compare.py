@@ -69,7 +69,7 @@ FP_RFF_MODEL = "BoBLO(), correction over 64 random Fourier features on the loss 
 _OLD = dict(exploration=0.005, optimism=0.05, model_l2=20.0)
 THIRD_DEFAULTS = "BoBLO(model_l2=20) (the third session's defaults: one ridge penalty)"
 MIX4 = "BoBLO(model_l2=(1, 5, 20, 100)) (the best tuning mean; lost the tie on cost)"
-# the sixth session's play laws (`TUNE7`), one argument away, not the defaults (see the note)
+# the fifth session's play laws (`TUNE7`), one argument away, not the defaults (see the note)
 ANNEALED = "BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, t0=50)) (annealed softmax; not default)"
 IGW = ("BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, link=\"igw\", gamma0=300)) (inverse gap "
        "weighting; not default)")
@@ -390,9 +390,9 @@ TUNE6 = {
         "linucb", "river", {}),
     "river LinUCBDisjoint tuned, BoBLO's robust scaler": ("linucb", "robust", {}),
 }
-# the seventh grid (issue 13 target 1, sixth session: a play law whose exploration shrinks as the
-# model learns), tuning seeds 100-119 (`--tune --tune-grid 7 --tune-seeds 100-119`), at BoBLO's
-# current defaults (a learner entry names only what differs from `DEFAULT_LEARNER`): the softmax
+# the seventh grid (issue 13 target 1, fifth session, second part: a play law whose exploration
+# shrinks as the model learns), tuning seeds 100-119 (`--tune --tune-grid 7 --tune-seeds
+# 100-119`), at BoBLO's current defaults (a learner entry names only what differs from `DEFAULT_LEARNER`): the softmax
 # annealed, tau_t = tau / sqrt(1 + t/t0) (Boltzmann exploration with a falling temperature; a fixed
 # one has linear regret, Cesa-Bianchi et al. 2017), and inverse gap weighting with
 # gamma_t = gamma0 sqrt(k t) (SquareCB's law, Foster & Rakhlin 2020, anytime form). The rule,
@@ -1216,9 +1216,9 @@ merely matched LinUCB: closing both systematic gaps (0.007 on ImageSegments and 
 it asks for; and target 1 on seeds 0-4 asks ImageSegments for 0.018, which 20 further seeds put
 at 0.007 plus seed luck.
 
-**Sixth session (issue 13 target 1: a play law whose exploration shrinks as the model learns;
-no change of the defaults).** The fifth session found the late gap to tuned LinUCB in the play:
-the weak learner's softmax at a fixed temperature keeps a fixed share of probability off the
+**Fifth session, second part (issue 13 target 1: a play law whose exploration shrinks as the
+model learns; no change of the defaults).** The first part found the late gap to tuned LinUCB
+in the play: the weak learner's softmax at a fixed temperature keeps a fixed share of probability off the
 best-ranked arm, and Boltzmann exploration at a fixed temperature has regret linear in T
 (Cesa-Bianchi et al. 2017). Two laws whose exploration shrinks, on the learner's clock t (its
 learning steps), are now options of `learners.FeaturePolicy`: the annealed softmax

@@ -303,8 +303,8 @@ has its own pair of kernels; the annealed softmax (`FeaturePolicy(t0=...)`) runs
 inverse gap weighting law (`link="igw"`), other weak learners, N > 1, other estimators and
 gamma < eta_1 run the numpy round.
 
-Sixth session (`jit14` and the lead): the scaler's warm-up rounds (its first 10 values per
-column: robust statistics of a buffer, median and MAD) are compiled too (`warm_scale` /
+Fifth session, second part (`jit14` and the lead): the scaler's warm-up rounds (its first 10
+values per column: robust statistics of a buffer, median and MAD) are compiled too (`warm_scale` /
 `warm_store`, bit for bit the numpy step's floats, sums in numpy's order), and river's per-arm
 reward means are made by `stats.Mean` directly (river's factory clones its default through
 `inspect.signature`, ~30 us at each arm's first reward). Before, the first ~11 rounds cost

@@ -51,7 +51,7 @@ near a vertex is small and noisy. Stage $i$ then plays
 $\operatorname{softmax}(-(m + \hat g_1 + \dots + \hat g_i)(c)/\tau)$: copy 1's policy plus
 non-linear corrections of what it leaves.
 
-**Play laws** (`link`, `gamma0`, `t0`; issue 13, sixth session). By default a copy plays
+**Play laws** (`link`, `gamma0`, `t0`; issue 13, fifth session). By default a copy plays
 $\operatorname{softmax}(-y/\tau)$ of its predicted costs $y$ at a fixed temperature, which
 keeps a fixed share of probability off the cheapest-looking arm forever: Boltzmann exploration
 at a fixed temperature has regret linear in $T$ (Cesa-Bianchi et al. 2017). Two laws whose
@@ -71,7 +71,7 @@ Neither is BoBLO's default: on the development streams the annealed softmax ($t_
 the tuning rule (+0.0037 in the mean, seeds 100-119), but as copy 1 of `BoBLO(n_learners>1)`
 either law plays so nearly greedily that `LeadExp4`'s importance-weighted leads never pass
 their margins, and N = 5 loses its gain on `streams.NonlinearBandit`
-(`benchmarks/results/40_bandits.md`, sixth session).
+(`benchmarks/results/40_bandits.md`, fifth session).
 """
 
 from __future__ import annotations

@@ -129,7 +129,7 @@ class BoBLO(bandit.base.ContextualPolicy):
     error 0.0017) and passed the rule; it is not the default because as the first copy of
     `BoBLO(n_learners>1)` it, like inverse gap weighting, keeps `LeadExp4` from ever switching
     on `streams.NonlinearBandit`, where the defaults' N = 5 gains 0.08
-    (`benchmarks/results/40_bandits.md`, sixth session).
+    (`benchmarks/results/40_bandits.md`, fifth session).
     `BoBLO(estimator="paper")` is Hazan & Singh's Algorithm 2 with the same weak learner
     (not handed the model, so its corrections alone):
     explore a uniform vertex with probability $\eta$, pass $(d/\eta) f_t(e_i) e_i$ then and 0
