@@ -392,12 +392,12 @@ TUNE6 = {
 }
 # the seventh grid (issue 13 target 1, fifth session, second part: a play law whose exploration
 # shrinks as the model learns), tuning seeds 100-119 (`--tune --tune-grid 7 --tune-seeds
-# 100-119`), at BoBLO's current defaults (a learner entry names only what differs from `DEFAULT_LEARNER`): the softmax
-# annealed, tau_t = tau / sqrt(1 + t/t0) (Boltzmann exploration with a falling temperature; a fixed
-# one has linear regret, Cesa-Bianchi et al. 2017), and inverse gap weighting with
-# gamma_t = gamma0 sqrt(k t) (SquareCB's law, Foster & Rakhlin 2020, anytime form). The rule,
-# refined and written down before this grid ran: the three data sets' mean beats the defaults'
-# by > 2 paired standard errors and by >= 0.002.
+# 100-119`), at BoBLO's current defaults (a learner entry names only what differs from
+# `DEFAULT_LEARNER`): the softmax annealed, tau_t = tau / sqrt(1 + t/t0) (Boltzmann exploration
+# with a falling temperature; a fixed one has linear regret, Cesa-Bianchi et al. 2017), and
+# inverse gap weighting with gamma_t = gamma0 sqrt(k t) (SquareCB's law, Foster & Rakhlin 2020,
+# anytime form). The rule, refined and written down before this grid ran: the three data sets'
+# mean beats the defaults' by > 2 paired standard errors and by >= 0.002.
 TUNE7 = {
     "BoBLO() (the defaults)": (None, None, {}),
     **{f"annealed softmax, t0 {t0:g}": ("feature", dict(t0=t0), {})
@@ -1218,17 +1218,17 @@ at 0.007 plus seed luck.
 
 **Fifth session, second part (issue 13 target 1: a play law whose exploration shrinks as the
 model learns; no change of the defaults).** The first part found the late gap to tuned LinUCB
-in the play: the weak learner's softmax at a fixed temperature keeps a fixed share of probability off the
-best-ranked arm, and Boltzmann exploration at a fixed temperature has regret linear in T
-(Cesa-Bianchi et al. 2017). Two laws whose exploration shrinks, on the learner's clock t (its
-learning steps), are now options of `learners.FeaturePolicy`: the annealed softmax
-(`t0`: tau_t = tau / sqrt(1 + t/t0)) and inverse gap weighting (`link="igw"`, Abe & Long 1999;
-Foster & Rakhlin 2020's SquareCB law with gamma_t = gamma0 sqrt(k t)). The rule, refined and
-written down before this experiment ran: tuning seeds 100-119; a configuration replaces the
-defaults only if its mean of the three data sets' mean rewards beats theirs by more than two
-standard errors of the paired per-seed difference and by at least 0.002. Grid `TUNE7`
-(`--tune --tune-grid 7 --tune-seeds 100-119 --no-linucb`; every other setting at the
-defaults):
+in the play: the weak learner's softmax at a fixed temperature keeps a fixed share of
+probability off the best-ranked arm, and Boltzmann exploration at a fixed temperature has
+regret linear in T (Cesa-Bianchi et al. 2017). Two laws whose exploration shrinks, on the
+learner's clock t (its learning steps), are now options of `learners.FeaturePolicy`: the
+annealed softmax (`t0`: tau_t = tau / sqrt(1 + t/t0)) and inverse gap weighting (`link="igw"`,
+Abe & Long 1999; Foster & Rakhlin 2020's SquareCB law with gamma_t = gamma0 sqrt(k t)). The
+rule, refined and written down before this experiment ran: tuning seeds 100-119; a
+configuration replaces the defaults only if its mean of the three data sets' mean rewards beats
+theirs by more than two standard errors of the paired per-seed difference and by at least
+0.002. Grid `TUNE7` (`--tune --tune-grid 7 --tune-seeds 100-119 --no-linucb`; every other
+setting at the defaults):
 
 | configuration | ImageSegments | digits | LinearBandit | mean | minus defaults | SE | passes |
 |---|---|---|---|---|---|---|---|
