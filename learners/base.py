@@ -59,6 +59,8 @@ needs nothing: boosters wrap it in `RegressorOCO`.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
 from typing import Protocol, runtime_checkable
 
@@ -150,6 +152,29 @@ def default_learner(regression: bool):
     return TinyMLP() if regression else None
 
 
+@functools.lru_cache(maxsize=256)
+def _named_params(init) -> frozenset | None:
+    """The names of `init`'s parameters (a class's `__init__`), or None if it takes `*args` or
+    `**kwargs` (whose names only the instance knows)."""
+    names = []
+    for name, param in inspect.signature(init).parameters.items():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            return None
+        names.append(name)
+    return frozenset(names[1:])  # (not `self`)
+
+
+def _has_param(model: base.Base, name: str) -> bool:
+    """`name in model._get_params()`, from the class's signature once (river reads it through
+    `inspect.signature` at each call) where `_get_params` is river's own."""
+    cls = type(model)
+    if cls._get_params is base.Base._get_params and inspect.isfunction(cls.__init__):
+        names = _named_params(cls.__init__)
+        if names is not None:
+            return name in names
+    return name in model._get_params()
+
+
 def resolve_learner(learner, decision_set: sets.ConvexSet, regression: bool = False):
     """The weak OCO learner a booster on `decision_set` runs for its `learner` argument.
 
@@ -185,7 +210,7 @@ def resolve_learner(learner, decision_set: sets.ConvexSet, regression: bool = Fa
             or (hasattr(learner, "predict_one") and hasattr(learner, "learn_one"))):
         raise ValueError("learner must be a weak OCO learner (stack, or predict_one / "
                          f"learn_one) or a regressor, got {learner!r}")
-    if isinstance(learner, base.Base) and "decision_set" in learner._get_params():
+    if isinstance(learner, base.Base) and _has_param(learner, "decision_set"):
         learner = learner.clone({"decision_set": decision_set})
     return learner, False
 
@@ -196,9 +221,8 @@ def make_stack(prototype, n: int, seed: int | None = None):
     With a `seed`, copy $i$ gets its own seed drawn from `numpy.random.default_rng(seed)`
     when the prototype has a `seed` parameter.
     """
-    params = prototype._get_params() if isinstance(prototype, base.Base) else {}
     seeds = None
-    if seed is not None and "seed" in params:
+    if seed is not None and isinstance(prototype, base.Base) and _has_param(prototype, "seed"):
         rng = np.random.default_rng(seed)
         seeds = [int(s) for s in rng.integers(0, 2**31 - 1, n)]
     if hasattr(prototype, "stack"):

@@ -190,15 +190,21 @@ def pull(reader, booco, model, context, exploration: float):
 
 def _round_law(booco, model, v, scale, count, mean, var, dev, ready, exploration: float):
     """`pull_round` (or `pull_round_ridge`) on the context values `v`: `(status, z, p, c)`."""
-    copies = booco.copies
-    d = booco.decision_set.dim
+    copies, mu = booco.copies, booco._mu
+    d = len(mu)  # (the simplex's dimension: `mu` is its centroid)
     z, p, c = np.empty(len(v)), np.empty(d), np.empty(d)
-    mixture = type(model) is RidgeMixture  # (else the single-penalty `loss_model._ArmRidge`)
-    status = (pull_round if mixture else pull_round_ridge)(
-        v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP, MAX_ABS,
-        model.G if mixture else model.P, model.weights if mixture else model.theta,
-        model.optimism, copies._theta[0], copies.inverse_temperature(), booco._chain_one[0],
-        booco._mu, 1.0 - exploration, exploration / d, z, p, c)
+    # (`copies.inverse_temperature()`, without its call where the softmax is not annealed)
+    beta = copies._beta if copies.t0 is None else copies.inverse_temperature()
+    if type(model) is RidgeMixture:
+        status = pull_round(v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP,
+                            MAX_ABS, model.G, model.weights, model.optimism, copies._theta[0],
+                            beta, booco._chain_one[0], mu, 1.0 - exploration,
+                            exploration / d, z, p, c)
+    else:  # the single-penalty `loss_model._ArmRidge`
+        status = pull_round_ridge(v, scale, count, mean, var, dev, ready, scaling.K,
+                                  scaling.CLIP, MAX_ABS, model.P, model.theta, model.optimism,
+                                  copies._theta[0], beta, booco._chain_one[0], mu,
+                                  1.0 - exploration, exploration / d, z, p, c)
     return status, z, p, c
 
 
@@ -250,7 +256,7 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float)
     loss model moved; or None, nothing moved, for the numpy path to learn (or refuse) it."""
     copies, ext = booco.copies, booco._ext
     running = booco.kappa is None
-    cost = np.empty(booco.decision_set.dim)
+    cost = np.empty(len(booco._mu))  # (the simplex's dimension: `_mu` is its centroid)
     if type(model) is RidgeMixture:
         cum = np.array(model.loss)
         status, kappa = update_round(

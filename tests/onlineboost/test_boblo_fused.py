@@ -275,3 +275,48 @@ def test_booco_iterate_one_and_learning_without_the_iterates():
     with pytest.raises(ValueError, match="^X"):
         five.learn_iterates(c, None, rng.normal(size=4))
     assert pickle.dumps(five) == before
+
+
+def _two_arm_rounds(n=60):
+    rng = np.random.default_rng(7)
+    return [({f"x{j}": float(v) for j, v in enumerate(rng.normal(size=3))}, float(rng.random()))
+            for _ in range(n)]
+
+
+@pytest.mark.parametrize("pickled", [False, True])
+def test_the_first_two_arm_pull_takes_the_spare_booco_and_plays_as_a_fresh_one(pickled):
+    # BoBLO.__init__ builds a BoOCO on Simplex(2) to validate its parameters; a first pull of two
+    # arms takes it (once), and plays what a BoOCO built at that pull plays
+    spare, fresh = BoBLO(seed=5), BoBLO(seed=5)
+    if pickled:  # (the spare survives a pickle round trip before the first pull)
+        spare = pickle.loads(pickle.dumps(spare))
+    held = spare._spare[0]
+    fresh._spare = None  # (built at the first pull)
+    for c, r in _two_arm_rounds():
+        arm = spare.pull(["a", "b"], c)
+        assert fresh.pull(["a", "b"], c) == arm
+        np.testing.assert_array_equal(spare.arm_probabilities, fresh.arm_probabilities)
+        spare.update(arm, c, r)
+        fresh.update(arm, c, r)
+    assert (spare.booco is held) is not pickled and spare._spare is None
+    assert fresh.booco is not held
+    assert pickle.dumps(spare.booco) == pickle.dumps(fresh.booco)
+
+
+def test_the_spare_booco_is_not_taken_when_it_would_differ():
+    c = {"x": 1.0}
+    three = BoBLO(seed=5)  # another number of arms: built at the pull
+    held = three._spare[0]
+    three.pull([0, 1, 2], c)
+    assert three.booco is not held and three.booco.decision_set.dim == 3
+    moved = BoBLO(seed=5)
+    held = moved._spare[0]
+    moved.gamma = 0.5  # a parameter set since: built from it
+    moved.pull([0, 1], c)
+    assert moved.booco is not held and moved.booco.gamma == 0.5
+    bad = BoBLO(seed=5)
+    bad.gamma = -1.0  # still refused by name at the pull
+    with pytest.raises(ValueError, match="gamma"):
+        bad.pull([0, 1], c)
+    given = BoBLO(learner=learners.FeaturePolicy(**DEFAULT_LEARNER), seed=5)
+    assert given._spare is None  # (a given learner may move before the first pull)
