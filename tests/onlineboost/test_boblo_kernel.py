@@ -519,3 +519,29 @@ def test_the_per_arm_reward_means_are_rivers():
             assert policy._rewards[arm].get() == pytest.approx(np.mean(rewards), rel=1e-12)
             assert policy._counts[arm] == len(rewards)
     assert policy._n == 60
+
+
+def test_policies_played_in_turn_play_what_each_plays_alone():
+    # the compiled round's law and running sums are scratch arrays shared by the policies of a
+    # thread (read into lists at once): policies of the same and of other arm counts, played
+    # in turn, play and keep what each plays alone
+    def play(policies, rounds):
+        laws = [[] for _ in policies]
+        for t in range(rounds):
+            for j, (policy, stream) in enumerate(policies):
+                context, arms = stream[t]
+                arm = policy.pull(arms, context)
+                assert type(policy._arm_probabilities) is list  # (never a scratch array)
+                laws[j].append(policy.arm_probabilities.tolist())
+                policy.update(arm, context, float(t % 3 == arm % 3))
+        assert all(policy._jit for policy, _ in policies)
+        return laws
+
+    def make():
+        streams = [list(LinearBandit(d=4, k=k, noise=0.5, seed=s, n_rounds=80))
+                   for k, s in ((3, 1), (3, 2), (5, 3))]
+        return [(BoBLO(seed=j), stream) for j, stream in enumerate(streams)]
+
+    together = play(make(), 80)
+    alone = [play([pair], 80)[0] for pair in make()]
+    assert together == alone
