@@ -382,31 +382,12 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._exp4 = None
         if decision_set is not None:
             self._set_booco(self._make_booco(decision_set), bandit_face=False)
-        else:  # validate the BoOCO parameters now; the first pull of 2 arms takes it as it is
-            booco = self._make_booco(sets.Simplex(2))
-            if learner is None:
-                self._spare = (booco, self._booco_params())
+        else:
+            self._make_booco(sets.Simplex(2))  # validate the BoOCO parameters now
         self._pending = None  # (context, x, arm index, X, p, explored)
         self._rounds = 0  # rounds learnt from (the "sqrt" schedule of `implicit`)
         self._last_cost = None
         self._arm_probabilities = None
-
-    def _booco_params(self) -> tuple:
-        """What `_make_booco` reads: a spare BoOCO built from these (by identity) is the one a
-        new build would give, when `learner` is None (a given learner may have moved since)."""
-        return (self.learner, self.n_learners, self.gamma, self.step_size, self.delta,
-                self.kappa, self.seed)
-
-    def _take_spare(self, k: int) -> BoOCO | None:
-        """The BoOCO `__init__` built on Simplex(2) to validate the parameters, once: for a first
-        pull of `k` = 2 arms with the default learner and the parameters unchanged since."""
-        spare, self._spare = self._spare, None
-        if spare is None or k != 2 or self.learner is not None:
-            return None
-        booco, params = spare
-        return booco if all(a is b for a, b in zip(params, self._booco_params())) else None
-
-    _spare = None  # (policies pickled before the spare BoOCO: none)
 
     def _make_booco(self, K) -> BoOCO:
         learner = self.learner
@@ -697,9 +678,7 @@ class BoBLO(bandit.base.ContextualPolicy):
             if len(index) != len(arms) or len(arms) < 2:
                 raise ValueError(f"arm_ids must hold at least 2 distinct arms, got {arm_ids!r}")
             if self._booco is None or self.decision_set is None:
-                booco = self._take_spare(len(arms))
-                if booco is None:
-                    booco = self._make_booco(sets.Simplex(len(arms)))
+                booco = self._make_booco(sets.Simplex(len(arms)))
             elif not isinstance(self._K, sets.Simplex) or self._d != len(arms):
                 raise ValueError(f"arm_ids: the bandit face needs decision_set = Simplex(k) with "
                                  f"k = {len(arms)} arms")
