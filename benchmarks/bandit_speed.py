@@ -309,9 +309,13 @@ values per column: robust statistics of a buffer, median and MAD) are compiled t
 reward means are made by `stats.Mean` directly (river's factory clones its default through
 `inspect.signature`, ~30 us at each arm's first reward). Before, the first ~11 rounds cost
 ~200-300 us each, which on the held-out streams of 150-180 rounds (iris, wine) was most of
-the time: iris went from ~2.3-2.6x to ~3.1x LinUCB's decisions/s in alternating runs. What
-remains there is round 1 (~1.3-2.4 ms: building BoOCO, the weak learner's stack through
-river's `clone`, the loss model).
+the time: iris went from ~2.3-2.6x to ~3.1x LinUCB's decisions/s in alternating runs. Then
+(`jit15`) fewer calls around the kernels (the law's scratch arrays reused per thread, the arm
+count and the inverse temperature read directly) and `learners.base` reading a learner's
+parameter names once per class instead of through river's `_get_params` at every build: the
+two-armed held-out streams gained ~0.2-0.4x in alternating runs. What remains on the shortest
+streams is round 1 (~1-2 ms: building BoOCO, the weak learner's stack through river's `clone`,
+the loss model).
 
 The same numbers, to rounding: the kernels' dot products sum in another order than numpy's
 BLAS (four interleaved partial sums), the element-wise steps are the numpy round's operations.
