@@ -80,7 +80,6 @@ True
 from __future__ import annotations
 
 import math
-import threading
 
 import numpy as np
 
@@ -190,18 +189,11 @@ def pull(reader, booco, model, context, exploration: float):
 
 
 def _round_law(booco, model, v, scale, count, mean, var, dev, ready, exploration: float):
-    """`pull_round` (or `pull_round_ridge`) on the context values `v`: `(status, z, p, c)`;
-    `p` and `c` are scratch arrays, overwritten by the next call: the callers read them into lists
-    at once."""
+    """`pull_round` (or `pull_round_ridge`) on the context values `v`: `(status, z, p, c)`."""
     copies, mu = booco.copies, booco._mu
     d = len(mu)  # (the simplex's dimension: `mu` is its centroid)
-    z = np.empty(len(v))  # (kept by the round: a new array)
-    try:  # (the law and its running sums: this thread's scratch, read into lists at once)
-        p, c = _scratch.laws[d]
-    except (AttributeError, KeyError):
-        p, c = _law_scratch(d)
-    # (`copies.inverse_temperature()`, without its call where the softmax is not annealed)
-    beta = copies._beta if copies.t0 is None else copies.inverse_temperature()
+    z, p, c = np.empty(len(v)), np.empty(d), np.empty(d)
+    beta = copies.inverse_temperature()
     if type(model) is RidgeMixture:
         status = pull_round(v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP,
                             MAX_ABS, model.G, model.weights, model.optimism, copies._theta[0],
@@ -213,15 +205,6 @@ def _round_law(booco, model, v, scale, count, mean, var, dev, ready, exploration
                                   copies._theta[0], beta, booco._chain_one[0], mu,
                                   1.0 - exploration, exploration / d, z, p, c)
     return status, z, p, c
-
-
-_scratch = threading.local()  # `.laws`: {d: (law, running sums)}, arrays (d,) of this thread
-
-
-def _law_scratch(d: int) -> tuple:
-    """This thread's scratch pair for `_round_law`'s outputs on `d` arms, made on first use."""
-    laws = _scratch.__dict__.setdefault("laws", {})
-    return laws.setdefault(d, (np.empty(d), np.empty(d)))
 
 
 def _pull_warm(reader, booco, model, context, exploration: float):

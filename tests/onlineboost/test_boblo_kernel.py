@@ -522,16 +522,15 @@ def test_the_per_arm_reward_means_are_rivers():
 
 
 def test_policies_played_in_turn_play_what_each_plays_alone():
-    # the compiled round's law and running sums are scratch arrays shared by the policies of a
-    # thread (read into lists at once): policies of the same and of other arm counts, played
-    # in turn, play and keep what each plays alone
+    # the compiled round shares no state between policies: policies of the same and of other
+    # arm counts, played in turn, play and keep what each plays alone
     def play(policies, rounds):
         laws = [[] for _ in policies]
         for t in range(rounds):
             for j, (policy, stream) in enumerate(policies):
                 context, arms = stream[t]
                 arm = policy.pull(arms, context)
-                assert type(policy._arm_probabilities) is list  # (never a scratch array)
+                assert type(policy._arm_probabilities) is list  # (floats, as numpy keeps it)
                 laws[j].append(policy.arm_probabilities.tolist())
                 policy.update(arm, context, float(t % 3 == arm % 3))
         assert all(policy._jit for policy, _ in policies)
