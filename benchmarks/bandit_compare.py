@@ -41,7 +41,7 @@ from learners import FeaturePolicy, RidgePolicy, SoftmaxPolicy
 from onlineboost import BoBLO, evaluate, loss_model
 from onlineboost import boblo as boblo_module
 from onlineboost.app.backends import engine, is_distributed
-from onlineboost.boblo import DEFAULT_LEARNER
+from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
 from onlineboost.scaling import RobustStandardScaler
 from streams import ClassificationBandit, LinearBandit, NonlinearBandit
 
@@ -407,7 +407,23 @@ TUNE7 = {
     **{f"inverse gap weighting, gamma0 {g:g}": ("feature", dict(link="igw", gamma0=g), {})
        for g in (3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)},
 }
-_GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3, 4: TUNE4, 5: TUNE5, 6: TUNE6, 7: TUNE7}
+# the eighth grid (issue 13 target 1, sixth session: the annealed softmax with a floor),
+# tuning seeds 100-119 (`--tune --tune-grid 8 --tune-seeds 100-119 --no-linucb`), at BoBLO's
+# current defaults: tau_t = max(tau / sqrt(1 + t/t0), min_temperature), tau = 0.02. The annealed
+# law passed the rule (`TUNE7`) but, as copy 1 of `BoBLO(n_learners=5)`, kept `LeadExp4` from
+# switching on `NonlinearBandit`: the floor bounds how greedy copy 1 becomes (so how large the
+# importance weights of the later stages' leads grow) while keeping most of the anneal's gain.
+# The rule (COMMON.md, written before the grid): (a) the refined rule on seeds 100-119, and (b)
+# with the candidate as copy 1, N = 5 switches on `NonlinearBandit` on at least 4 of the seeds
+# 100-104 and its mean reward there is within 0.01 of the defaults' N = 5 (`--nonlinear-grid 8`).
+TUNE8 = {
+    "BoBLO() (the defaults)": (None, None, {}),
+    "annealed softmax, t0 50, no floor": ("feature", dict(t0=50.0), {}),
+    **{f"annealed softmax, t0 {t0:g}, floor {m:g}": (
+        "feature", dict(t0=t0, min_temperature=m), {})
+       for t0 in (50.0, 250.0) for m in (0.005, 0.0067, 0.01)},
+}
+_GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3, 4: TUNE4, 5: TUNE5, 6: TUNE6, 7: TUNE7, 8: TUNE8}
 
 # where boosting has something to add (`--nonlinear`, deep13): `streams.NonlinearBandit`, whose
 # best policy is not linear in the context (radial rings; every arm's mean 1/2), evaluation
@@ -444,6 +460,67 @@ def run_nonlinear(name, seed):
     result = evaluate.bandit(policy, NONLINEAR(seed), skyline=None, transformer=scaler)
     agg = getattr(policy, "exp4", None)
     return result.average_reward, None if agg is None else agg.switch_round
+
+
+def nonlinear_candidate(name, grid=8, n_learners=5) -> dict:
+    """BoBLO parameters (`NL_ROWS`' form) of `BoBLO(n_learners)` whose copy 1 is the learner of
+    the tuning grid `grid`'s row `name`: `FeaturePolicy(**DEFAULT_LEARNER, **DEFAULT_LATER,
+    **row's learner parameters)` for N > 1, the very learner BoBLO builds for its defaults plus
+    the row's parameters (the defaults' row: BoBLO's own learner); BoBLO parameters of the row
+    too."""
+    kind, learner_params, params = _GRIDS[grid][name]
+    params = dict(params, n_learners=n_learners)
+    if kind is not None:
+        later = DEFAULT_LATER if n_learners > 1 else {}
+        params["learner"] = (kind, {**DEFAULT_LEARNER, **later, **learner_params})
+    return params
+
+
+def run_nonlinear_params(params, seed):
+    """(average reward, LeadExp4's switch round or None) of BoBLO(seed, **params) on
+    `NONLINEAR` (a learner given as (kind, parameters), as in `NL_ROWS`)."""
+    warnings.simplefilter("ignore")
+    params = dict(params)
+    if "learner" in params:
+        kind, learner_params = params["learner"]
+        params["learner"] = _LEARNERS[kind](**learner_params)
+    policy = BoBLO(seed=seed, **params)
+    result = evaluate.bandit(policy, NONLINEAR(seed), skyline=None)
+    agg = getattr(policy, "exp4", None)
+    return result.average_reward, None if agg is None else agg.switch_round
+
+
+def nonlinear_grid(grid, seeds, jobs, names=None) -> dict:
+    """Every row of tuning grid `grid` (or `names`) as copy 1 of `BoBLO(n_learners=5)`, and as
+    `BoBLO()`'s learner (N = 1), on `NONLINEAR`: {row: {"N=5": [[reward, switch], ...], "N=1":
+    [...]}} over `seeds` (`--nonlinear-grid`)."""
+    names = list(_GRIDS[grid]) if names is None else names
+    tasks = [(p, n, s) for p in names for n in (5, 1) for s in seeds]
+    out = Parallel(n_jobs=jobs)(delayed(run_nonlinear_params)(nonlinear_candidate(p, grid, n), s)
+                                for p, n, s in tasks)
+    res = {}
+    for (p, n, _), v in zip(tasks, out):
+        res.setdefault(p, {}).setdefault(f"N={n}", []).append(list(v))
+    return res
+
+
+def nonlinear_grid_markdown(res: dict, seeds, base="BoBLO() (the defaults)") -> str:
+    """`nonlinear_grid`'s table with part (b) of the rule: N = 5 switches on at least 4 of the
+    5 seeds and its mean reward is within 0.01 of the defaults' N = 5."""
+    ref = np.mean([v[0] for v in res[base]["N=5"]]) if base in res else float("nan")
+    lines = [f"| copy 1 (`NonlinearBandit(d=2, k=3)`, 3,000 rounds, seeds "
+             f"{seeds[0]}-{seeds[-1]}) | N = 1 reward | N = 5 reward | N = 5 minus defaults' | "
+             "switch round per seed | switched | passes (b) |", "|---|---:|---:|---:|---|---:|---|"]
+    for p, r in res.items():
+        one = np.array([v[0] for v in r["N=1"]])
+        five = np.array([v[0] for v in r["N=5"]])
+        sw = [v[1] for v in r["N=5"]]
+        n_sw = sum(v is not None for v in sw)
+        ok = n_sw >= 4 and abs(five.mean() - ref) <= 0.01 if p != base else None
+        lines.append(f"| {p} | {one.mean():.4f} | {five.mean():.4f} | {five.mean() - ref:+.4f} | "
+                     + ", ".join("—" if v is None else str(v) for v in sw)
+                     + f" | {n_sw}/{len(sw)} | {'' if ok is None else 'yes' if ok else 'no'} |")
+    return "\n".join(lines)
 
 
 def nonlinear_table(seeds, jobs) -> dict:
@@ -511,9 +588,9 @@ def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
         if learner is not None:
             params = dict(params, learner=_LEARNERS[learner[0]](**learner[1]))
         return BoBLO(seed=seed, **params)
-    if name in TUNE6 or name in TUNE7:
+    if name in TUNE6 or name in TUNE7 or name in TUNE8:
         boblo_module.RidgeMixture = loss_model.RidgeMixture  # (undo a TUNE4 run's options)
-        kind, learner_params, params = TUNE6[name] if name in TUNE6 else TUNE7[name]
+        kind, learner_params, params = next(g[name] for g in (TUNE6, TUNE7, TUNE8) if name in g)
         if kind == "linucb":  # (its scaler: `_scaler`)
             alpha, beta = LINUCB[data_name]
             return river_bandit.LinUCBDisjoint(alpha=alpha, beta=beta, seed=seed)
@@ -767,11 +844,12 @@ def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--tune", action="store_true")
-    parser.add_argument("--tune-grid", type=int, choices=[1, 2, 3, 4, 5, 6, 7], default=3,
+    parser.add_argument("--tune-grid", type=int, choices=sorted(_GRIDS), default=3,
                         help="with --tune: the first session's grid (1), the second's (2), "
                              "the third's (3), the loss model grid (4), N > 1 against N = 1 "
-                             "(5, `TUNE5`), ablations of BoBLO() against LinUCB (6) or the "
-                             "weak learner's play laws (7, `TUNE7`)")
+                             "(5, `TUNE5`), ablations of BoBLO() against LinUCB (6), the "
+                             "weak learner's play laws (7, `TUNE7`) or the annealed softmax "
+                             "with a floor (8, `TUNE8`)")
     parser.add_argument("--tune-seeds", default="100,101", metavar="SEEDS",
                         help="with --tune: the tuning seeds, comma-separated or a range A-B "
                              "(the refined rule: 100-119)")
@@ -781,6 +859,14 @@ def main(argv=None):
                         help="per seed (comma-separated), BoBLO() against tuned LinUCB: rewards, "
                              "learning curves and BoBLO's counterfactual greedy rewards "
                              "(`gap_table`); prints, writes nothing")
+    parser.add_argument("--nonlinear-grid", type=int, choices=sorted(_GRIDS), default=None,
+                        metavar="GRID",
+                        help="every row of tuning grid GRID (`--only` some) as copy 1 of "
+                             "BoBLO(n_learners=5), and as BoBLO()'s learner, on NonlinearBandit "
+                             "(`nonlinear_grid`): rewards and LeadExp4's switch rounds; prints, "
+                             "writes nothing")
+    parser.add_argument("--nonlinear-seeds", default="100-104", metavar="SEEDS",
+                        help="with --nonlinear-grid: seeds (the rule's part (b): 100-104)")
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--render", action="store_true")
@@ -825,6 +911,12 @@ def _main(args):
         base = next(iter(grid))  # the grid's first row: the defaults
         if base in names and len(tune_seeds) > 1:
             print(paired_markdown(res, names, base, datas), flush=True)
+        return
+    if args.nonlinear_grid is not None:
+        seeds = parse_seeds(args.nonlinear_seeds)
+        res = nonlinear_grid(args.nonlinear_grid, seeds, args.jobs, args.only)
+        print(json.dumps(res), flush=True)
+        print(nonlinear_grid_markdown(res, seeds), flush=True)
         return
     if args.gap:
         seeds = [int(v) for v in args.gap.split(",")]

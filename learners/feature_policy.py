@@ -51,14 +51,18 @@ near a vertex is small and noisy. Stage $i$ then plays
 $\operatorname{softmax}(-(m + \hat g_1 + \dots + \hat g_i)(c)/\tau)$: copy 1's policy plus
 non-linear corrections of what it leaves.
 
-**Play laws** (`link`, `gamma0`, `t0`; issue 13, fifth session). By default a copy plays
-$\operatorname{softmax}(-y/\tau)$ of its predicted costs $y$ at a fixed temperature, which
+**Play laws** (`link`, `gamma0`, `t0`, `min_temperature`; issue 13, fifth session). By
+default a copy plays $\operatorname{softmax}(-y/\tau)$ of its predicted costs $y$ at a fixed
+temperature, which
 keeps a fixed share of probability off the cheapest-looking arm forever: Boltzmann exploration
 at a fixed temperature has regret linear in $T$ (Cesa-Bianchi et al. 2017). Two laws whose
 exploration shrinks as the copy learns, both on the copy's clock $t$ (its learning steps so far,
 state that is pickled):
 
-* the **annealed softmax** (`t0`): $\tau_t = \tau/\sqrt{1 + t/t_0}$;
+* the **annealed softmax** (`t0`): $\tau_t = \tau/\sqrt{1 + t/t_0}$, optionally floored
+  (`min_temperature`, sixth session): $\tau_t = \max(\tau/\sqrt{1 + t/t_0}, \tau_{\min})$,
+  which anneals the early rounds' spread away but keeps a fixed softmax's share of exploration
+  at $\tau_{\min}$ for good;
 * **inverse gap weighting** (`link="igw"`; Abe & Long 1999, Foster & Rakhlin 2020's SquareCB):
   with $b$ the cheapest predicted arm, $p_a = 1/(k + \gamma_t (y_a - y_b))$ for $a \ne b$ and
   $p_b$ the rest, $\gamma_t = \gamma_0\sqrt{k t}$ (the anytime form of SquareCB's
@@ -148,13 +152,14 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
     link = "softmax"
     gamma0 = 1.0
     t0 = None
+    min_temperature = None  # (stacks pickled before the annealed softmax's floor)
     _t = 0
 
     def __init__(self, n: int, decision_set, l2: float = 1.0, temperature: float = 0.1,
                  forget: float = 1.0, n_features: int = 32, kind: str = "fourier",
                  bandwidth: float = 1.0, residual: bool = False, seeds: list | None = None,
                  on_model: bool = False, link: str = "softmax", gamma0: float = 1.0,
-                 t0: float | None = None):
+                 t0: float | None = None, min_temperature: float | None = None):
         seeds = check_stack(n, seeds)
         self.n = int(n)
         self.decision_set = check_simplex(decision_set)
@@ -170,6 +175,7 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         self.link = link
         self.gamma0 = float(gamma0)
         self.t0 = None if t0 is None else float(t0)
+        self.min_temperature = None if min_temperature is None else float(min_temperature)
         self._t = 0  # learning steps taken (the play laws' clock)
         self._beta = 1.0 / self.temperature
         self._rngs = [np.random.default_rng(s) for s in seeds]
@@ -238,10 +244,14 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
 
     def inverse_temperature(self) -> float:
         r"""The softmax's $1/\tau_t$ at the stack's clock $t$ (learning steps taken):
-        $1/\tau$, or $\sqrt{1 + t/t_0}/\tau$ when annealed (`t0`)."""
+        $1/\tau$, or $\sqrt{1 + t/t_0}/\tau$ when annealed (`t0`), at most
+        $1/\tau_{\min}$ with a floor (`min_temperature`)."""
         if self.t0 is None:
             return self._beta
-        return self._beta * math.sqrt(1.0 + self._t / self.t0)
+        beta = self._beta * math.sqrt(1.0 + self._t / self.t0)
+        if self.min_temperature is None:
+            return beta
+        return min(beta, 1.0 / self.min_temperature)
 
     def igw_gamma(self) -> float:
         r"""Inverse gap weighting's $\gamma_t = \gamma_0\sqrt{k t}$ at the stack's clock $t$."""
@@ -529,6 +539,10 @@ class FeaturePolicy(base.Estimator):
         `None` (a fixed temperature) or $t_0 > 0$: the softmax plays at
         $\tau_t = \tau/\sqrt{1 + t/t_0}$, $t$ the copy's learning steps so far (`"softmax"`
         only).
+    min_temperature
+        `None` (no floor) or $0 < \tau_{\min} \le \tau$, with `t0` only: the annealed softmax
+        plays at $\max(\tau/\sqrt{1 + t/t_0}, \tau_{\min})$, so its exploration shrinks to
+        that of a fixed softmax at $\tau_{\min}$ instead of to none (module docstring).
 
     Examples
     --------
@@ -545,12 +559,14 @@ class FeaturePolicy(base.Estimator):
     [1, 0, 0, 1]
     """
 
+    min_temperature = None  # (learners pickled before the annealed softmax's floor)
+
     def __init__(self, decision_set: sets.Simplex | None = None, l2: float = 1.0,
                  temperature: float = 0.1, forget: float = 1.0, n_features: int = 32,
                  kind: str = "fourier", bandwidth: float = 1.0, residual: bool = False,
                  on_model: bool = False, seed: int | None = 0, later_features: int | None = None,
                  later_fit: str = "gradient", link: str = "softmax", gamma0: float = 1.0,
-                 t0: float | None = None):
+                 t0: float | None = None, min_temperature: float | None = None):
         check_simplex(decision_set)
         check_real("l2", l2, 0.0, low_open=True)
         check_real("temperature", temperature, 0.0, low_open=True)
@@ -571,6 +587,13 @@ class FeaturePolicy(base.Estimator):
             check_real("t0", t0, 0.0, low_open=True)
             if link != "softmax":
                 raise ValueError("t0: an annealing horizon applies to link='softmax' only")
+        if min_temperature is not None:
+            check_real("min_temperature", min_temperature, 0.0, low_open=True)
+            if t0 is None:
+                raise ValueError("min_temperature: a floor of the annealed softmax needs t0")
+            if min_temperature > temperature:
+                raise ValueError(f"min_temperature must be at most temperature ({temperature!r}),"
+                                 f" got {min_temperature!r}")
         self.decision_set = decision_set
         self.l2 = l2
         self.temperature = temperature
@@ -586,6 +609,7 @@ class FeaturePolicy(base.Estimator):
         self.link = link
         self.gamma0 = gamma0
         self.t0 = t0
+        self.min_temperature = min_temperature
         self._stack = self.stack(1)
 
     @classmethod
@@ -596,6 +620,7 @@ class FeaturePolicy(base.Estimator):
         yield {"n_features": 0, "later_features": 8, "later_fit": "residual", "residual": True}
         yield {"n_features": 0, "link": "igw", "gamma0": 3.0}
         yield {"n_features": 4, "t0": 100.0}
+        yield {"n_features": 0, "temperature": 0.05, "t0": 20.0, "min_temperature": 0.01}
 
     def stack(self, n: int, seeds: list | None = None):
         """$n$ fresh copies as one `FeaturePolicyStack` (or `FeaturePolicyBoostStack`, see
@@ -606,7 +631,9 @@ class FeaturePolicy(base.Estimator):
             seeds = [int(self.seed) + i for i in range(int(n))]
         args = (self.decision_set, float(self.l2), float(self.temperature), float(self.forget))
         play = dict(link=self.link, gamma0=float(self.gamma0),
-                    t0=None if self.t0 is None else float(self.t0))
+                    t0=None if self.t0 is None else float(self.t0),
+                    min_temperature=(None if self.min_temperature is None
+                                     else float(self.min_temperature)))
         D = int(self.n_features)
         D2 = D if self.later_features is None else int(self.later_features)
         if n > 1 and (D2 != D or self.later_fit != "gradient"):

@@ -23,8 +23,9 @@ arithmetic, sets its speed, and no numpy formulation gets below it. `pull_round`
 * `learners.FeaturePolicyStack`'s one-copy path (`predicted_costs`, `_softmax`,
   `learn_vector`): $\operatorname{softmax}(-(m(c) + \Theta\tilde c)/\tau_t)$ (the glue passes
   the learner's `inverse_temperature()`: $1/\tau$, or the annealed $1/\tau_t$ of
-  `FeaturePolicy(t0=...)`, and moves its clock), and the ridge step with forgetting on
-  $G - m(c)$ with the exactly symmetric downdate $w w^\top$, $w = u/\sqrt s$;
+  `FeaturePolicy(t0=...)`, floored or not by `min_temperature`, and moves its clock), and the
+  ridge step with forgetting on $G - m(c)$ with the exactly symmetric downdate $w w^\top$,
+  $w = u/\sqrt s$;
 * `BoOCO.iterate_one` ($x^1 = \mu + a (W - \mu)$), `BoBLO._pull_fused` (the law
   $(1 - \eta) x^1 + \eta/d$ and its running sums) and `BoBLO._feedback_fused` (the doubly
   robust estimate), `BoOCO._gradients`' one-copy step (kappa's running maximum of
@@ -123,9 +124,10 @@ _TYPES = frozenset({float, int, np.float64, np.float32, np.int64, np.int32})
 def covers(booco, model) -> bool:
     r"""Whether the kernels cover a fused round (`BoBLO._fusable`) of `booco` (BoBLO's BoOCO,
     one copy) with the loss model `model`: the weak learner is one `FeaturePolicyStack` copy
-    with no random features playing the softmax (fixed, or annealed with `t0`: the kernel
-    takes the round's $1/\tau_t$) on `model`, a `RidgeMixture` (any penalties, optimism,
-    rate) or one penalty's `loss_model._ArmRidge`, on a plain `Simplex` whose one-copy point
+    with no random features playing the softmax (fixed, or annealed with `t0`, floored or not
+    by `min_temperature`: the kernel takes the round's $1/\tau_t$) on `model`, a
+    `RidgeMixture` (any penalties, optimism, rate) or one penalty's `loss_model._ArmRidge`,
+    on a plain `Simplex` whose one-copy point
     $x^1 = \mu + a (W - \mu)$ stays in it ($0 < a \le 1$), the linear loss with unit
     gradient scales. Rounds outside what the kernels cover (the first, new columns, bad
     input, non-finite values) still take the numpy fused path, round by round."""
