@@ -1,7 +1,9 @@
-"""FeaturePolicy's play laws (issue 13, sixth session): inverse gap weighting and the annealed
-softmax, each checked against an independent transcription of its formula at the stack's clock
-(learning steps taken); the default fixed softmax ignores the clock; the clock is state (pickled,
-untouched by bad input); the kernels leave the new laws to the numpy round."""
+"""FeaturePolicy's play laws (issue 13, fifth and sixth sessions): inverse gap weighting and the
+annealed softmax, with or without a floor under its temperature, each checked against an
+independent transcription of its formula at the stack's clock (learning steps taken); the
+default fixed softmax ignores the clock; the clock is state (pickled, untouched by bad input);
+older pickles play their old law; the compiled round plays the softmax (fixed, annealed,
+floored) as the numpy round does and leaves inverse gap weighting to it."""
 
 from __future__ import annotations
 
@@ -96,6 +98,52 @@ def test_annealed_softmax_temperature_is_tau_over_sqrt_1_plus_t_over_t0(n):
         assert np.abs(P[i] - softmax(costs[i], 0.1)).max() > 1e-3
 
 
+def floored_tau(tau, t, t0, floor):
+    """The floored annealed temperature, written out: max(tau / sqrt(1 + t / t0), floor)."""
+    annealed = tau / math.sqrt(1.0 + t / t0)
+    return annealed if floor is None or annealed >= floor else floor
+
+
+@pytest.mark.parametrize("n", [1, 3])
+@pytest.mark.parametrize("T, floor, binds", [
+    (5, 0.07, False),  # 0.1 / sqrt(1.25) = 0.089 > 0.07: still annealing
+    (50, 0.07, True),  # 0.1 / sqrt(3.5) = 0.053 < 0.07: at the floor
+    (50, None, False),  # no floor: annealed
+    (50, 0.1, True),  # a floor at the temperature: the fixed softmax
+])
+def test_floored_annealed_softmax_plays_max_of_annealed_and_floor(n, T, floor, binds):
+    t0, tau = 20.0, 0.1
+    stack, c = trained(n, 3, T, t0=t0, min_temperature=floor)
+    tau_t = floored_tau(tau, T, t0, floor)
+    assert (tau_t == floor) == binds
+    assert math.isclose(1.0 / stack.inverse_temperature(), tau_t, rel_tol=1e-14)
+    costs = stack.predicted_costs(c)
+    P = stack.predict_vector(c)
+    for i in range(n):
+        np.testing.assert_allclose(P[i], softmax(costs[i], tau_t), rtol=1e-12, atol=1e-15)
+        if binds:  # not the unfloored annealed law
+            unfloored = softmax(costs[i], tau / math.sqrt(1.0 + T / t0))
+            assert floor == tau or np.abs(P[i] - unfloored).max() > 1e-3
+
+
+def test_the_floor_holds_at_every_clock_and_the_stack_carries_it():
+    """Through `FeaturePolicy.stack` (both halves of a boost stack too): 1 / tau_t at every
+    step is the transcription's, never above 1 / floor, and equal to it once the annealed
+    temperature falls below the floor (t >= t0 ((tau / floor)^2 - 1) = 60 here)."""
+    policy = FeaturePolicy(sets.Simplex(3), temperature=0.04, n_features=0, later_features=4,
+                           t0=20.0, min_temperature=0.02)
+    for stack in (policy.stack(1), policy.stack(3)):
+        parts = [stack] if isinstance(stack, FeaturePolicyStack) else [stack.first, stack.rest]
+        rng = np.random.default_rng(4)
+        for t in range(100):
+            for part in parts:
+                assert part.min_temperature == 0.02
+                beta = part.inverse_temperature()
+                assert math.isclose(beta, 1.0 / floored_tau(0.04, t, 20.0, 0.02), rel_tol=1e-14)
+                assert beta <= 1.0 / 0.02 and (beta == 1.0 / 0.02) == (t >= 60)
+            stack.learn_vector(rng.normal(size=2), rng.uniform(size=(stack.n, 3)))
+
+
 def test_default_fixed_softmax_ignores_the_clock():
     stack, c = trained(2, 3, 80)
     assert stack._t == 80
@@ -128,12 +176,37 @@ def test_clock_is_pickled_and_old_pickles_play_the_fixed_softmax():
     assert back._stack._t == 12
     np.testing.assert_array_equal(back.predict_one({"x": 1.0}), policy.predict_one({"x": 1.0}))
     old = pickle.loads(pickle.dumps(FeaturePolicy(n_features=0)))
-    for key in ("link", "gamma0", "t0", "_t"):  # a stack pickled before the play laws
+    for key in ("link", "gamma0", "t0", "min_temperature", "_t"):  # a stack pickled before
+        # the play laws
         del old._stack.__dict__[key]
     old._stack.learn_vector(np.array([1.0]), np.array([[0.3, 0.6]]))
     costs = old._stack.predicted_costs(np.array([1.0]))[0]
     np.testing.assert_allclose(old._stack.predict_vector(np.array([1.0]))[0],
                                softmax(costs, 0.1), rtol=1e-12)
+
+
+def test_pickles_from_before_the_floor_anneal_without_one():
+    policy = FeaturePolicy(n_features=0, t0=10.0)
+    for j in range(30):
+        policy.learn_one({"x": float(j % 3)}, np.array([0.3, 0.6]))
+    old = pickle.loads(pickle.dumps(policy))
+    del old.__dict__["min_temperature"]  # a learner and its stack pickled before the floor
+    del old._stack.__dict__["min_temperature"]
+    assert old.min_temperature is None and old._stack.min_temperature is None
+    assert math.isclose(1.0 / old._stack.inverse_temperature(), 0.1 / math.sqrt(1.0 + 30 / 10),
+                        rel_tol=1e-14)
+    np.testing.assert_array_equal(old.predict_one({"x": 1.0}), policy.predict_one({"x": 1.0}))
+    assert old.stack(2).min_temperature is None  # (new copies from the old learner)
+
+
+def test_floored_learner_round_trips_through_pickle_and_clone():
+    policy = FeaturePolicy(n_features=0, t0=10.0, min_temperature=0.05)
+    for j in range(30):  # 0.1 / sqrt(4) = 0.05: at the floor from t = 30
+        policy.learn_one({"x": float(j % 3)}, np.array([0.3, 0.6]))
+    back = pickle.loads(pickle.dumps(policy))
+    assert back.min_temperature == 0.05 and back._stack.inverse_temperature() == 1.0 / 0.05
+    np.testing.assert_array_equal(back.predict_one({"x": 1.0}), policy.predict_one({"x": 1.0}))
+    assert policy.clone().min_temperature == 0.05
 
 
 @pytest.mark.parametrize("x, g", [({"x": float("nan")}, [0.0, 0.0]), ({"x": 1.0}, [0.0, 1e400])])
@@ -150,13 +223,23 @@ def test_bad_input_leaves_the_clock(x, g):
     ({"link": "greedy"}, "link"), ({"gamma0": 0.0}, "gamma0"), ({"gamma0": -1.0}, "gamma0"),
     ({"gamma0": float("nan")}, "gamma0"), ({"t0": 0.0}, "t0"), ({"t0": "10"}, "t0"),
     ({"link": "igw", "t0": 10.0}, "t0"),
+    ({"t0": 10.0, "min_temperature": 0.0}, "min_temperature"),
+    ({"t0": 10.0, "min_temperature": -0.01}, "min_temperature"),
+    ({"t0": 10.0, "min_temperature": float("nan")}, "min_temperature"),
+    ({"t0": 10.0, "min_temperature": float("inf")}, "min_temperature"),
+    ({"t0": 10.0, "min_temperature": "0.01"}, "min_temperature"),
+    ({"t0": 10.0, "min_temperature": True}, "min_temperature"),
+    ({"min_temperature": 0.01}, "min_temperature"),  # a floor without annealing
+    ({"link": "igw", "min_temperature": 0.01}, "min_temperature"),
+    ({"t0": 10.0, "temperature": 0.02, "min_temperature": 0.03}, "min_temperature"),  # above
 ])
 def test_bad_play_parameters_are_refused_by_name(kwargs, name):
     with pytest.raises(ValueError, match=name):
         FeaturePolicy(**kwargs)
 
 
-@pytest.mark.parametrize("play", [dict(link="igw", gamma0=10.0), dict(t0=50.0)])
+@pytest.mark.parametrize("play", [dict(link="igw", gamma0=10.0), dict(t0=50.0),
+                                  dict(t0=50.0, min_temperature=0.01)])
 def test_in_boblo_the_law_keeps_its_floor_and_the_clock_counts_rounds(play):
     """BoBLO on the new laws: a distribution with every arm at least eta / k each round and
     the clock one step a round; the compiled round takes the softmax (fixed or annealed), the
@@ -174,14 +257,15 @@ def test_in_boblo_the_law_keeps_its_floor_and_the_clock_counts_rounds(play):
     assert policy._fused and policy._jit == (BoBLO._JIT and "t0" in play)
 
 
-@pytest.mark.parametrize("t0", [None, 30.0])
-def test_compiled_and_numpy_rounds_agree_on_the_softmax_at_the_clock(t0):
-    """The compiled round takes the annealed temperature at the learner's clock and moves the
-    clock as the numpy round does: same arms, laws within 1e-12, same clock (the default,
-    t0 None, included: its clock counts rounds whichever round ran)."""
+@pytest.mark.parametrize("t0, floor", [(None, None), (30.0, None), (30.0, 0.01)])
+def test_compiled_and_numpy_rounds_agree_on_the_softmax_at_the_clock(t0, floor):
+    """The compiled round takes the annealed temperature at the learner's clock (floored or
+    not) and moves the clock as the numpy round does: same arms, laws within 1e-12, same clock
+    (the default, t0 None, included: its clock counts rounds whichever round ran)."""
     if not BoBLO._JIT:
         pytest.skip("numba missing")
-    mk = lambda: BoBLO(learner=FeaturePolicy(**{**DEFAULT_LEARNER, "t0": t0}), seed=3)  # noqa
+    play = {"t0": t0} if floor is None else {"t0": t0, "min_temperature": floor}
+    mk = lambda: BoBLO(learner=FeaturePolicy(**{**DEFAULT_LEARNER, **play}), seed=3)  # noqa
     compiled, plain = mk(), mk()
     plain._JIT = False
     stream = LinearBandit(d=4, k=3, seed=5, n_rounds=600)
@@ -194,3 +278,5 @@ def test_compiled_and_numpy_rounds_agree_on_the_softmax_at_the_clock(t0):
         compiled.update(a, context, r)
         plain.update(b, context, r)
     assert compiled._jit and compiled.booco.copies._t == plain.booco.copies._t == 600
+    if floor is not None:  # (the floor binds from t = 30 ((0.02 / 0.01)^2 - 1) = 90 on)
+        assert compiled.booco.copies.inverse_temperature() == 1.0 / floor

@@ -18,6 +18,7 @@ from sklearn.datasets import load_digits
 
 import learners
 from onlineboost import BoBLO, _kernels, sets
+from onlineboost.boblo import DEFAULT_LEARNER
 from streams import ClassificationBandit, LinearBandit
 
 warnings.filterwarnings("ignore", category=RuntimeWarning)
@@ -119,21 +120,28 @@ def test_the_kernel_agrees_with_the_numpy_round_over_full_passes(name):
                                 {"model_l2": 20.0}, {"model_l2": 5.0, "optimism": 0.1},
                                 {"learner": learners.FeaturePolicy(
                                     l2=5.0, temperature=0.1, forget=1.0, n_features=0,
-                                    on_model=True)}],
+                                    on_model=True)},
+                                {"learner": learners.FeaturePolicy(
+                                    **DEFAULT_LEARNER, t0=50.0, min_temperature=0.01)}],
                          ids=["optimism", "sqrt", "no-scaler", "three-penalties",
                               "one-penalty", "one-penalty-optimism",
-                              "other-learner-parameters"])
+                              "other-learner-parameters", "annealed-floored"])
 @pytest.mark.parametrize("name", ["LinearBandit", "digits"])
 def test_the_kernel_takes_every_parameter_from_the_state(name, kw):
     """Other values of what the kernels take as inputs (optimism, the implicit exploration's
     schedule and the exploration, no scaler, three penalties, one penalty (the
-    `_ArmRidge` kernels), the learner's penalty, temperature and forgetting): the same
-    agreement over 600 rounds."""
+    `_ArmRidge` kernels), the learner's penalty, temperature and forgetting, the annealed
+    softmax with a floor, reached at t = 50 ((0.02 / 0.01)^2 - 1) = 150): the same agreement
+    over 600 rounds."""
     kernel, numpy = BoBLO(seed=2, **kw), _numpy(BoBLO(seed=2, **kw))
     law, cost, flips = _play_side_by_side(kernel, numpy, STREAMS[name](1), rounds=600)
     assert kernel._jit and flips == 0
     assert law <= TOL and cost <= TOL
     assert max(_state_gaps(kernel, numpy).values()) <= TOL
+    copies = kernel.booco.copies
+    assert copies._t == numpy.booco.copies._t == 600
+    if copies.min_temperature is not None:  # (the floor reached: the kernel played at it)
+        assert copies.inverse_temperature() == 1.0 / copies.min_temperature
 
 
 def test_the_paths_are_interchangeable_round_by_round_and_through_pickles():
@@ -244,6 +252,9 @@ def test_which_configurations_the_kernels_cover():
     assert jit()
     assert jit(optimism=0.1, model_l2=(1.0, 2.0, 3.0), transformer=None)
     assert jit(model_l2=20.0)  # (one penalty: `_ArmRidge`'s kernels)
+    assert jit(learner=learners.FeaturePolicy(**DEFAULT_LEARNER, t0=50.0))
+    assert jit(learner=learners.FeaturePolicy(**DEFAULT_LEARNER, t0=50.0, min_temperature=0.01))
+    assert not jit(learner=learners.FeaturePolicy(**DEFAULT_LEARNER, link="igw"))
     assert not jit(learner=learners.FeaturePolicy(n_features=8, on_model=True))
     assert not jit(learner=learners.FeaturePolicy(n_features=0))  # (not on the model)
     assert not jit(gamma=0.5)  # (x^1 = mu + 2 (W - mu) may leave the simplex)
