@@ -75,7 +75,10 @@ Neither is BoBLO's default: on the development streams the annealed softmax ($t_
 the tuning rule (+0.0037 in the mean, seeds 100-119), but as copy 1 of `BoBLO(n_learners>1)`
 either law plays so nearly greedily that `LeadExp4`'s importance-weighted leads never pass
 their margins, and N = 5 loses its gain on `streams.NonlinearBandit`
-(`benchmarks/results/40_bandits.md`, fifth session).
+(`benchmarks/results/40_bandits.md`, fifth session). Floored at 0.005-0.01 the annealed softmax
+keeps its gain on the development streams (+0.0022 to +0.0037), but N = 5 still switches on at
+most 1 of 5 seeds there (sixth session): any copy 1 played below the default temperature late in
+the stream spreads the importance weights too far.
 """
 
 from __future__ import annotations

@@ -129,7 +129,10 @@ class BoBLO(bandit.base.ContextualPolicy):
     error 0.0017) and passed the rule; it is not the default because as the first copy of
     `BoBLO(n_learners>1)` it, like inverse gap weighting, keeps `LeadExp4` from ever switching
     on `streams.NonlinearBandit`, where the defaults' N = 5 gains 0.08
-    (`benchmarks/results/40_bandits.md`, fifth session).
+    (`benchmarks/results/40_bandits.md`, fifth session). Floored
+    (`FeaturePolicy(t0=50, min_temperature=0.01)`, $\tau_t \ge 0.01$) it keeps +0.0035 on
+    the tuning seeds, but N = 5 then switches on 1 of 5 seeds of `NonlinearBandit` instead of
+    4 (sixth session).
     `BoBLO(estimator="paper")` is Hazan & Singh's Algorithm 2 with the same weak learner
     (not handed the model, so its corrections alone):
     explore a uniform vertex with probability $\eta$, pass $(d/\eta) f_t(e_i) e_i$ then and 0

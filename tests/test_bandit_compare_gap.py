@@ -9,8 +9,8 @@ from river import bandit as river_bandit
 from river import compose
 
 from benchmarks import bandit_compare as bc
-from onlineboost import BoBLO, evaluate
-from onlineboost.boblo import DEFAULT_LEARNER
+from onlineboost import BoBLO, evaluate, sets
+from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
 from onlineboost.scaling import RobustStandardScaler
 
 
@@ -97,3 +97,20 @@ def test_tune7_rows_build_their_play_laws():
     assert (ann.learner.link, ann.learner.t0, ann.learner.temperature) == ("softmax", 250.0, 0.04)
     assert ann.learner.l2 == DEFAULT_LEARNER["l2"] and bc.make_policy(
         "BoBLO() (the defaults)", 0).learner is None
+
+
+def test_tune8_rows_and_nonlinear_candidates_build_the_floored_copy_1():
+    ann = bc.make_policy("annealed softmax, t0 250, floor 0.0067", 0)
+    assert (ann.learner.t0, ann.learner.min_temperature, ann.learner.temperature) == (
+        250.0, 0.0067, DEFAULT_LEARNER["temperature"])
+    # part (b)'s candidate: BoBLO's own N > 1 learner plus the row's play parameters
+    params = bc.nonlinear_candidate("annealed softmax, t0 50, floor 0.01")
+    kind, learner = params.pop("learner")
+    assert params == {"n_learners": 5} and kind == "feature"
+    assert learner == {**DEFAULT_LEARNER, **DEFAULT_LATER, "t0": 50.0, "min_temperature": 0.01}
+    assert bc.nonlinear_candidate("BoBLO() (the defaults)") == {"n_learners": 5}
+    assert "later_features" not in bc.nonlinear_candidate(
+        "annealed softmax, t0 50, no floor", n_learners=1)["learner"][1]
+    default = BoBLO(n_learners=5)._make_booco(sets.Simplex(3)).learner
+    explicit = bc._LEARNERS["feature"](**{**DEFAULT_LEARNER, **DEFAULT_LATER})
+    assert explicit._get_params() == default._get_params()
