@@ -23,6 +23,7 @@ from . import _kernels, losses, sets
 from ._checks import check_real, check_seed, check_transformer
 from ._contexts import ContextVectors
 from .booco import BoOCO
+from .depth import FitLead
 from .exp4 import LeadExp4
 from .loss_model import RidgeMixture, _ArmRidge  # (`_ArmRidge`: also for pickles naming it here)
 from .scaling import RobustStandardScaler
@@ -342,8 +343,11 @@ class BoBLO(bandit.base.ContextualPolicy):
         if implicit != "sqrt":
             _real(implicit, "implicit", 0.0, math.inf)
         _real(optimism, "optimism", 0.0, math.inf)
-        if aggregate not in ("exp4", None):
-            raise ValueError(f"aggregate must be 'exp4' or None, got {aggregate!r}")
+        if aggregate not in ("exp4", "fit", None):
+            raise ValueError(f"aggregate must be 'exp4', 'fit' or None, got {aggregate!r}")
+        if aggregate == "fit" and estimator == "ips":
+            raise ValueError("aggregate='fit' needs the loss model of estimator='dr' (it "
+                             "anchors the stages' predicted costs), got estimator='ips'")
         check_seed(seed)
         if decision_set is not None:
             if not isinstance(decision_set, sets.ConvexSet):
@@ -380,10 +384,14 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._reader = ContextVectors(scale=native)
         self._booco = None
         self._exp4 = None
+        # (with no decision_set: validate the BoOCO parameters now)
+        proto = self._make_booco(sets.Simplex(2) if decision_set is None else decision_set)
+        if aggregate == "fit" and not self._predicts_costs(proto):
+            raise ValueError("aggregate='fit' needs weak learners whose stacks predict costs "
+                             "(vector `predicted_costs`, e.g. learners.FeaturePolicy or "
+                             f"RidgePolicy), got learner={learner!r}")
         if decision_set is not None:
-            self._set_booco(self._make_booco(decision_set), bandit_face=False)
-        else:
-            self._make_booco(sets.Simplex(2))  # validate the BoOCO parameters now
+            self._set_booco(proto, bandit_face=False)
         self._pending = None  # (context, x, arm index, X, p, explored)
         self._rounds = 0  # rounds learnt from (the "sqrt" schedule of `implicit`)
         self._last_cost = None
@@ -400,6 +408,12 @@ class BoBLO(bandit.base.ContextualPolicy):
         return BoOCO(learner, n_learners=self.n_learners, gamma=self.gamma,
                      step_size=self.step_size, delta=self.delta, kappa=self.kappa,
                      decision_set=K, loss=losses.Linear(), seed=self.seed)
+
+    @staticmethod
+    def _predicts_costs(booco: BoOCO) -> bool:
+        """Whether `booco`'s copies give every stage's predicted costs for a context vector
+        (`aggregate="fit"`)."""
+        return booco.takes_vectors and hasattr(booco.copies, "predicted_costs")
 
     def _set_booco(self, booco: BoOCO, bandit_face: bool) -> None:
         """Hold `booco` and what the per-round path derives from its parameters."""
@@ -424,8 +438,11 @@ class BoBLO(bandit.base.ContextualPolicy):
         prior[int(self._first_expert)] = 0.5  # x^1, the point BoOCO with one copy plays
         # expert 0 (the first copy alone) is played until a stage leads it beyond noise, then
         # Exp4 with this prior, afresh
-        self._exp4 = (LeadExp4(n_experts, d, prior) if bandit_face and self.aggregate == "exp4"
-                      and self.estimator != "paper" and n_experts > 1 else None)
+        aggregating = bandit_face and self.estimator != "paper" and n_experts > 1
+        self._exp4 = (LeadExp4(n_experts, d, prior) if aggregating and self.aggregate == "exp4"
+                      else FitLead(n_experts, d, prior, then=self._FIT_THEN)
+                      if aggregating and self.aggregate == "fit" else None)
+        self._fit = isinstance(self._exp4, FitLead)
         self._model = _loss_model(self, booco)
         self._fused = self._fusable(bandit_face)
         self._jit = self._fused and _kernels.covers(booco, self._model)
@@ -442,6 +459,9 @@ class BoBLO(bandit.base.ContextualPolicy):
 
     #: (a switch for the tests: False sends every round through the general path)
     _FUSE = True
+    #: what `aggregate="fit"` plays after its switch (`depth.FitLead`'s `then`)
+    _FIT_THEN = "exp4"
+    _fit = False  # (policies pickled before `aggregate="fit"`)
     _fused = False  # (policies pickled before the fused path: the general one)
     #: (a switch for the tests: False keeps the fused round on numpy; off without numba)
     _JIT = _kernels.AVAILABLE
@@ -456,8 +476,9 @@ class BoBLO(bandit.base.ContextualPolicy):
         return self._booco
 
     @property
-    def exp4(self) -> LeadExp4 | None:
-        """The Exp4 aggregator over the staged policies (`None` when not aggregating)."""
+    def exp4(self) -> LeadExp4 | FitLead | None:
+        """The aggregator over the staged policies (`LeadExp4` under `aggregate="exp4"`,
+        `depth.FitLead` under `"fit"`; `None` when not aggregating)."""
         return self._exp4
 
     @property
@@ -512,7 +533,13 @@ class BoBLO(bandit.base.ContextualPolicy):
             elif rows.min() < 0.0:  # (rows >= 0 summing to 1 are in K: no projection)
                 rows = self._K.project(rows)
             advice = (1.0 - eta) * rows + eta / d  # pi^j = (1 - eta) w^j + eta / d
-            p = self._exp4.distribution(advice)
+            if self._fit:  # every stage's predicted costs, anchored to the loss model's
+                costs = self._booco.copies.predicted_costs(x)
+                if self._first_expert:
+                    costs = np.vstack([costs[:1], costs])
+                p = self._exp4.distribution(advice, costs, self._model.costs(x))
+            else:
+                p = self._exp4.distribution(advice)
             pl = p.tolist()
             x_t = None
         else:
