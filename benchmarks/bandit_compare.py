@@ -409,6 +409,92 @@ TUNE7 = {
 }
 _GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3, 4: TUNE4, 5: TUNE5, 6: TUNE6, 7: TUNE7}
 
+
+# ---- sixth session, depth (`TUNE9`, depth16): `aggregate="fit"` (`onlineboost.depth.FitLead`)
+# against `LeadExp4`, N = 5 against N = 1, on tuning seeds 100-119
+# (`--tune --tune-grid 9 --tune-seeds 100-119 --no-linucb`), and on `NONLINEAR` seeds 100-104.
+# A row: (learner parameters over DEFAULT_LEARNER (and DEFAULT_LATER for N > 1) or None for
+# BoBLO's own learner, BoBLO parameters, FitLead's `then`). The rule, written before it ran:
+# "fit" becomes N > 1's aggregate only if N = 5 with it is not below BoBLO() on any
+# development stream by more than 2 paired SE, is above LeadExp4's N = 5 in the three-stream
+# mean, and still switches on NonlinearBandit on >= 4 of seeds 100-104.
+_N5 = dict(n_learners=5)
+_FIT = dict(n_learners=5, aggregate="fit")
+_ANN = dict(t0=50.0)
+TUNE9 = {
+    "BoBLO() (the defaults)": (None, {}, None),
+    "BoBLO(n_learners=5) (LeadExp4)": (None, _N5, None),
+    "BoBLO(n_learners=5, aggregate='fit'), then Exp4": (None, _FIT, "exp4"),
+    "BoBLO(n_learners=5, aggregate='fit'), then follow": (None, _FIT, "follow"),
+    "annealed t0 50, N = 1": (_ANN, {}, None),
+    "annealed t0 50, N = 5 (LeadExp4)": (_ANN, _N5, None),
+    "annealed t0 50, N = 5, 'fit', then Exp4": (_ANN, _FIT, "exp4"),
+    "annealed t0 50, N = 5, 'fit', then follow": (_ANN, _FIT, "follow"),
+}
+#: the rows of `TUNE9` compared with the annealed N = 1 row (the others with the defaults)
+_ANNEALED9 = [p for p in TUNE9 if p.startswith("annealed")]
+DEPTH_NL_SEEDS = [100, 101, 102, 103, 104]
+_GRIDS[9] = TUNE9  # (its policies hold BoBLO's own scaler: `_scaler`)
+
+
+def _depth_policy(name: str, seed: int):
+    """A `TUNE9` row's policy (sets BoBLO's `_FIT_THEN` for the run: workers are reused)."""
+    learner_params, params, then = TUNE9[name]
+    boblo_module.BoBLO._FIT_THEN = then or "exp4"
+    boblo_module.RidgeMixture = loss_model.RidgeMixture  # (undo a TUNE4 run's options)
+    params = dict(params)
+    if learner_params is not None:
+        later = boblo_module.DEFAULT_LATER if params.get("n_learners", 1) > 1 else {}
+        params["learner"] = FeaturePolicy(**DEFAULT_LEARNER, **later, **learner_params)
+    return BoBLO(seed=seed, **params)
+
+
+def run_depth(name, data_name, seed):
+    """(reward, decisions/s, switch round or None, switching stage or None) of a `TUNE9` row;
+    `data_name` "NonlinearBandit" is `NONLINEAR`."""
+    warnings.simplefilter("ignore")
+    policy = _depth_policy(name, seed)
+    stream = NONLINEAR(seed) if data_name == "NonlinearBandit" else DATASETS[data_name](seed)
+    result = evaluate.bandit(policy, stream, skyline=None)
+    agg = policy.exp4
+    return (result.average_reward, result.decisions_per_second,
+            None if agg is None else agg.switch_round, getattr(agg, "expert", None))
+
+
+def depth_main(args) -> None:
+    """`--tune --tune-grid 9`: the rows on the development streams (tuning seeds), paired
+    against BoBLO() (the annealed rows against the annealed N = 1), with their switch rounds;
+    then on `NONLINEAR`, seeds `DEPTH_NL_SEEDS`. Prints, writes nothing."""
+    datas, names = list(DATASETS), args.only or list(TUNE9)
+    seeds = parse_seeds(args.tune_seeds)
+    tasks = [(p, d, s) for p in names for d in datas + ["NonlinearBandit"]
+             for s in (DEPTH_NL_SEEDS if d == "NonlinearBandit" else seeds)]
+    out = Parallel(n_jobs=args.jobs)(delayed(run_depth)(*t) for t in tasks)
+    res = {}
+    for (p, d, _), v in zip(tasks, out):
+        res.setdefault((p, d), []).append(list(v))
+    for p in names:
+        for d in datas + ["NonlinearBandit"]:
+            vs = res[(p, d)]
+            sw = [v[2] for v in vs]
+            print(f"{p} | {d}: reward {np.mean([v[0] for v in vs]):.4f}, switched "
+                  f"{sum(x is not None for x in sw)}/{len(sw)}, rounds "
+                  f"{[x for x in sw if x is not None]}, stages {[v[3] for v in vs if v[2]]}",
+                  flush=True)
+    for group, base in (([p for p in names if p not in _ANNEALED9], next(iter(TUNE9))),
+                        ([p for p in names if p in _ANNEALED9], _ANNEALED9[0])):
+        if base not in names or len(seeds) < 2:
+            continue
+        print(paired_markdown(res, group, base, datas), flush=True)
+        for p in group:  # per stream: the paired difference and its SE
+            cells = []
+            for d in datas:
+                diff = (np.array([v[0] for v in res[(p, d)]])
+                        - np.array([v[0] for v in res[(base, d)]]))
+                se = diff.std(ddof=1) / np.sqrt(len(diff))
+                cells.append(f"{d} {diff.mean():+.4f} (SE {se:.4f})")
+            print(f"{p} minus {base}: " + ", ".join(cells), flush=True)
+
 # where boosting has something to add (`--nonlinear`, deep13): `streams.NonlinearBandit`, whose
 # best policy is not linear in the context (radial rings; every arm's mean 1/2), evaluation
 # seeds 0-4, 3,000 rounds; not a development stream, nothing is tuned on it
@@ -504,6 +590,8 @@ class VWPolicy:
 
 
 def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
+    if name in TUNE9:
+        return _depth_policy(name, seed)
     if name in TUNE4:
         learner, params = TUNE4[name][0], {**_TUNED_AT4, **TUNE4[name][1]}
         boblo_module.RidgeMixture = functools.partial(  # (every TUNE4 run sets its options)
@@ -767,11 +855,12 @@ def main(argv=None):
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--tune", action="store_true")
-    parser.add_argument("--tune-grid", type=int, choices=[1, 2, 3, 4, 5, 6, 7], default=3,
+    parser.add_argument("--tune-grid", type=int, choices=[1, 2, 3, 4, 5, 6, 7, 9], default=3,
                         help="with --tune: the first session's grid (1), the second's (2), "
                              "the third's (3), the loss model grid (4), N > 1 against N = 1 "
                              "(5, `TUNE5`), ablations of BoBLO() against LinUCB (6) or the "
-                             "weak learner's play laws (7, `TUNE7`)")
+                             "weak learner's play laws (7, `TUNE7`), `aggregate=\"fit\"` "
+                             "(9, `TUNE9`, with `NonlinearBandit` seeds 100-104)")
     parser.add_argument("--tune-seeds", default="100,101", metavar="SEEDS",
                         help="with --tune: the tuning seeds, comma-separated or a range A-B "
                              "(the refined rule: 100-119)")
@@ -806,6 +895,8 @@ def _main(args):
     global LINUCB
     datas = list(DATASETS)
     n_rounds = 300 if args.quick else None
+    if args.tune and args.tune_grid == 9:
+        return depth_main(args)
     if args.tune:
         sweep = [(1.0, 1.0), (1.0, 5.0), (10.0, 20.0), (100.0, 20.0), (100.0, 100.0)]
         for ab in [] if args.no_linucb else sweep:
