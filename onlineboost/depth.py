@@ -216,11 +216,11 @@ class FitLead:
         d = Y - y0  # (M, k): d(a)
         s = Y + y0  # sigma(a) in [0, 2]
         self._lead += d[:, arm] * (2.0 * loss - s[:, arm])  # (l - y0)^2 - (l - yj)^2
-        lam = self._lam
-        hi = (d * (2.0 - s))[:, :, None] * lam  # lambda Z at l = 1, (M, k, grid)
-        lo = (-d * s)[:, :, None] * lam  # at l = 0
-        phi = np.maximum(np.expm1(hi) - hi, np.expm1(lo) - lo)
-        self._psi += np.einsum("a,jai->ji", p, phi)
+        # lambda Z at l = 1 and at l = 0, (2, M, k, grid); phi_lambda at both, the larger
+        X = np.multiply.outer(np.stack((d * (2.0 - s), -d * s)), self._lam)
+        F = np.expm1(X)
+        F -= X
+        self._psi += p @ F.max(axis=0)  # sum_a p(a) max(...), (M, grid)
         lead = self._lead
         if lead.max() >= self._floor:
             excess = lead - self.margins
