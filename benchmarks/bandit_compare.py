@@ -426,10 +426,14 @@ TUNE9 = {
     "BoBLO(n_learners=5) (LeadExp4)": (None, _N5, None),
     "BoBLO(n_learners=5, aggregate='fit'), then Exp4": (None, _FIT, "exp4"),
     "BoBLO(n_learners=5, aggregate='fit'), then follow": (None, _FIT, "follow"),
+    "BoBLO(n_learners=5, aggregate='fit'), anchored under the played law, then Exp4": (
+        None, _FIT, "exp4"),
     "annealed t0 50, N = 1": (_ANN, {}, None),
     "annealed t0 50, N = 5 (LeadExp4)": (_ANN, _N5, None),
     "annealed t0 50, N = 5, 'fit', then Exp4": (_ANN, _FIT, "exp4"),
     "annealed t0 50, N = 5, 'fit', then follow": (_ANN, _FIT, "follow"),
+    "annealed t0 50, N = 5, 'fit', anchored under the played law, then Exp4": (
+        _ANN, _FIT, "exp4"),
 }
 #: the rows of `TUNE9` compared with the annealed N = 1 row (the others with the defaults)
 _ANNEALED9 = [p for p in TUNE9 if p.startswith("annealed")]
@@ -441,6 +445,7 @@ def _depth_policy(name: str, seed: int):
     """A `TUNE9` row's policy (sets BoBLO's `_FIT_THEN` for the run: workers are reused)."""
     learner_params, params, then = TUNE9[name]
     boblo_module.BoBLO._FIT_THEN = then or "exp4"
+    boblo_module.BoBLO._FIT_ANCHOR = "played" if "played" in name else "uniform"
     boblo_module.RidgeMixture = loss_model.RidgeMixture  # (undo a TUNE4 run's options)
     params = dict(params)
     if learner_params is not None:

@@ -440,7 +440,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         # Exp4 with this prior, afresh
         aggregating = bandit_face and self.estimator != "paper" and n_experts > 1
         self._exp4 = (LeadExp4(n_experts, d, prior) if aggregating and self.aggregate == "exp4"
-                      else FitLead(n_experts, d, prior, then=self._FIT_THEN)
+                      else FitLead(n_experts, d, prior, then=self._FIT_THEN,
+                                   anchor=self._FIT_ANCHOR)
                       if aggregating and self.aggregate == "fit" else None)
         self._fit = isinstance(self._exp4, FitLead)
         self._model = _loss_model(self, booco)
@@ -461,6 +462,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     _FUSE = True
     #: what `aggregate="fit"` plays after its switch (`depth.FitLead`'s `then`)
     _FIT_THEN = "exp4"
+    #: the law under which `aggregate="fit"` anchors the stages' costs (`FitLead`'s `anchor`)
+    _FIT_ANCHOR = "uniform"
     _fit = False  # (policies pickled before `aggregate="fit"`)
     _fused = False  # (policies pickled before the fused path: the general one)
     #: (a switch for the tests: False keeps the fused round on numpy; off without numba)

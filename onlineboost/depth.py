@@ -22,6 +22,8 @@ __all__ = ["FitLead"]
 
 #: what `FitLead` plays after the switch
 THEN = ("exp4", "follow")
+#: the law under which each stage's costs are brought to the reference's level
+ANCHORS = ("uniform", "played")
 
 
 class FitLead:
@@ -122,7 +124,7 @@ class FitLead:
     """
 
     def __init__(self, n_experts: int, n_arms: int, prior=None, confidence: float = 0.05,
-                 then: str = "exp4"):
+                 then: str = "exp4", anchor: str = "uniform"):
         self._exp4_args = (n_experts, n_arms, prior)
         proto = Exp4(n_experts, n_arms, prior)  # validates n_experts, n_arms, prior
         self.confidence = check_real("confidence", confidence, 0.0, 1.0, low_open=True)
@@ -131,6 +133,9 @@ class FitLead:
         if then not in THEN:
             raise ValueError(f"then must be 'exp4' or 'follow', got {then!r}")
         self.then = then
+        if anchor not in ANCHORS:
+            raise ValueError(f"anchor must be 'uniform' or 'played', got {anchor!r}")
+        self.anchor = anchor
         self.n_experts, self.n_arms, self.prior = proto.n_experts, proto.n_arms, proto.prior
         M = self.n_experts
         self._lam, self._log_inv = ville_grid(M - 1, self.confidence)
@@ -177,12 +182,13 @@ class FitLead:
 
     # -- one round -------------------------------------------------------------------------------
 
-    @staticmethod
-    def fitted(p: np.ndarray, costs: np.ndarray, reference=None) -> np.ndarray:
-        r"""$\tilde y_j = \operatorname{clip}_{[0,1]}(\hat y_j - \langle p, \hat y_j - r\rangle)$
-        for every row of `costs` (class docstring; `reference` $r$ `None`: no shift)."""
+    def fitted(self, p: np.ndarray, costs: np.ndarray, reference=None) -> np.ndarray:
+        r"""$\tilde y_j = \operatorname{clip}_{[0,1]}(\hat y_j - \langle w, \hat y_j -
+        r\rangle)$ for every row of `costs`, $w$ uniform or the played law `p` (`anchor`;
+        class docstring; `reference` $r$ `None`: no shift)."""
         if reference is not None:
-            costs = costs - (costs @ p - float(reference @ p))[:, None]
+            w = p if self.anchor == "played" else np.full(len(p), 1.0 / len(p))
+            costs = costs - (costs @ w - float(reference @ w))[:, None]
         return np.clip(costs, 0.0, 1.0)
 
     def distribution(self, advice: np.ndarray, costs: np.ndarray, reference=None) -> np.ndarray:
