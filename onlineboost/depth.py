@@ -39,13 +39,18 @@ class FitLead:
     extended loss's gradient at the simplex's centre, the estimate minus its arm mean: the
     stages predict the loss minus about its arm mean, 0.3-0.8 below the observed losses on the
     development streams, while the loss model $m_t$ is calibrated). So each row is first
-    re-anchored by what the play ignores: with $p_t = \pi^0_t$ the played law,
-    $$\tilde y_{j,t} = \operatorname{clip}_{[0, 1]}\bigl(\hat y_{j,t} - \langle p_t, \hat y_{j,t}
+    re-anchored by what the play ignores:
+    $$\tilde y_{j,t} = \operatorname{clip}_{[0, 1]}\bigl(\hat y_{j,t} - \langle w_t, \hat y_{j,t}
       - r_t\rangle\bigr)$$
-    ($r_t$ the `reference`; `None`: no shift, the costs are taken as calibrated): stage $j$'s
-    arm differences at the reference's level under the played law. The comparison is then
-    invariant to any arm-independent shift of any stage's costs (up to the clip, which keeps
-    every increment bounded).
+    ($r_t$ the `reference`; `None`: no shift, the costs are taken as calibrated), with $w_t$
+    the uniform law over the arms (`anchor="uniform"`) or the played law $p_t = \pi^0_t$
+    (`"played"`): stage $j$'s arm differences, at the reference's level on average over $w_t$.
+    Either way the comparison is invariant to any arm-independent shift of any stage's costs
+    (up to the clip, which keeps every increment bounded). The uniform anchor is the default:
+    under a nearly greedy played law, anchoring under it pins every stage to the reference
+    at the arm that is played, where the stages then agree and the test sees nothing (with
+    BoBLO's annealed first copy, `anchor="played"` switched on 1 of 5 `NonlinearBandit`
+    tuning seeds, the uniform anchor on 5 of 5).
 
     **The lead** of expert $j$ over expert 0 is the cumulative difference of squared errors at
     the played arm,
@@ -97,6 +102,8 @@ class FitLead:
         $\delta \in (0, 1)$ of the test.
     then
         `"exp4"` or `"follow"`: what phase 2 plays (above).
+    anchor
+        `"uniform"` or `"played"`: the law $w$ of the anchoring (above).
 
     Examples
     --------

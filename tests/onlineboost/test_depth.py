@@ -19,9 +19,9 @@ from onlineboost.exp4 import Exp4
 from streams import LinearBandit, NonlinearBandit
 
 
-def reference_run(advices, costs, refs, arms, losses, delta=0.05):
-    """The rule written out with loops: per round, y~_j(a) = clip(y_j(a) - sum_b p(b) (y_j(b) -
-    r(b)), 0, 1) with p = advice row 0; lead_j += (l - y~_0(a))^2 - (l - y~_j(a))^2 (the literal
+def reference_run(advices, costs, refs, arms, losses, delta=0.05, anchor="uniform"):
+    """The rule written out with loops: per round, y~_j(a) = clip(y_j(a) - sum_b w(b) (y_j(b) -
+    r(b)), 0, 1) with w uniform or p = advice row 0 (`anchor`); lead_j += (l - y~_0(a))^2 - (l - y~_j(a))^2 (the literal
     squared errors); Psi_j(lam) += sum_b p(b) max(phi(lam d(b)(2 - s(b))), phi(-lam d(b) s(b))),
     d = y~_j - y~_0, s = y~_j + y~_0, phi(x) = e^x - 1 - x; switch at the first round where some
     j has lead_j >= min_i (ln((M - 1)(i + 1)(i + 2)/delta) + Psi_j(2^-i)) / 2^-i.
@@ -32,9 +32,10 @@ def reference_run(advices, costs, refs, arms, losses, delta=0.05):
     margins = None
     for t, (A, Yraw, r, a, loss) in enumerate(zip(advices, costs, refs, arms, losses), start=1):
         p = A[0]
+        w = p if anchor == "played" else [1.0 / k] * k
         Y = []
         for j in range(M):
-            shift = sum(p[b] * (Yraw[j][b] - r[b]) for b in range(k))
+            shift = sum(w[b] * (Yraw[j][b] - r[b]) for b in range(k))
             Y.append([min(max(Yraw[j][b] - shift, 0.0), 1.0) for b in range(k)])
         for j in range(M):
             lead[j] += (loss - Y[0][a]) ** 2 - (loss - Y[j][a]) ** 2
@@ -85,12 +86,13 @@ def drive(agg, seed, T, **kw):
     return log
 
 
-@pytest.mark.parametrize("seed,gap", [(0, 0.9), (4, 0.9), (2, 0.0)])
-def test_leads_margins_and_switch_are_the_transcribed_rule(seed, gap):
+@pytest.mark.parametrize("seed,gap,anchor", [(0, 0.9, "uniform"), (4, 0.9, "played"),
+                                             (2, 0.0, "uniform"), (3, 0.0, "played")])
+def test_leads_margins_and_switch_are_the_transcribed_rule(seed, gap, anchor):
     T = 900
-    agg = FitLead(3, 3, then="follow")
+    agg = FitLead(3, 3, then="follow", anchor=anchor)
     adv, Y, r, arms, losses, _ = drive(agg, seed, T, gap=gap, noise=0.3)
-    tau, j, lead, margins = reference_run(adv, Y, r, arms, losses)
+    tau, j, lead, margins = reference_run(adv, Y, r, arms, losses, anchor=anchor)
     assert agg.switch_round == tau and agg.expert == j
     if gap > 0:
         assert tau is not None and j == 1  # (the better expert, found)
@@ -105,11 +107,15 @@ def test_the_lead_is_the_difference_of_squared_errors_at_the_played_arm():
     p = agg.distribution(advice, costs)  # no reference: the costs as they are
     agg.update(1, 1.0)
     assert agg.lead.tolist() == [0.0, pytest.approx((1 - 0.6) ** 2 - (1 - 0.9) ** 2)]
-    # with a reference the rows are shifted to its level under p: (0.2, 0.6) -> its p-mean
-    # 0.32 becomes the reference's 0.5, i.e. +0.18; (0.5, 0.9) -> -0.12
+    # with a reference the rows are shifted to its level on average over the arms: (0.2, 0.6)
+    # -> its mean 0.4 becomes the reference's 0.5, i.e. +0.1; (0.5, 0.9) -> -0.2
     agg.distribution(advice, costs, reference=np.array([0.5, 0.5]))
-    np.testing.assert_allclose(agg._pending[1], [[0.38, 0.78], [0.38, 0.78]])
+    np.testing.assert_allclose(agg._pending[1], [[0.3, 0.7], [0.3, 0.7]])
     assert p is advice[0] or np.array_equal(p, advice[0])
+    # under the played law p = (0.7, 0.3): the p-mean 0.32 -> 0.5, i.e. +0.18; 0.62 -> -0.12
+    played = FitLead(2, 2, anchor="played")
+    played.distribution(advice, costs, reference=np.array([0.5, 0.5]))
+    np.testing.assert_allclose(played._pending[1], [[0.38, 0.78], [0.38, 0.78]])
 
 
 def test_no_false_switches_on_null_streams():
@@ -177,6 +183,7 @@ def test_frozen_at_the_switch():
     (dict(n_experts=2, n_arms=2, confidence=1.0), "confidence"),
     (dict(n_experts=2, n_arms=2, confidence=float("nan")), "confidence"),
     (dict(n_experts=2, n_arms=2, then="exp3"), "then"),
+    (dict(n_experts=2, n_arms=2, anchor="mean"), "anchor"),
     (dict(n_experts=2, n_arms=2, prior=[1.0, -1.0]), "prior"),
 ])
 def test_bad_parameters(kwargs, name):
