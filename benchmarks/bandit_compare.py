@@ -437,7 +437,7 @@ TUNE9 = {
 }
 #: the rows of `TUNE9` compared with the annealed N = 1 row (the others with the defaults)
 _ANNEALED9 = [p for p in TUNE9 if p.startswith("annealed")]
-DEPTH_NL_SEEDS = [100, 101, 102, 103, 104]
+DEPTH_NL_SEEDS = [100, 101, 102, 103, 104]  # (the first five tuning seeds)
 _GRIDS[9] = TUNE9  # (its policies hold BoBLO's own scaler: `_scaler`)
 
 
@@ -469,11 +469,12 @@ def run_depth(name, data_name, seed):
 def depth_main(args) -> None:
     """`--tune --tune-grid 9`: the rows on the development streams (tuning seeds), paired
     against BoBLO() (the annealed rows against the annealed N = 1), with their switch rounds;
-    then on `NONLINEAR`, seeds `DEPTH_NL_SEEDS`. Prints, writes nothing."""
+    then on `NONLINEAR`, the first five of the seeds (`DEPTH_NL_SEEDS` for the tuning seeds;
+    `--tune-seeds 0-4`: the evaluation seeds, reported only). Prints, writes nothing."""
     datas, names = list(DATASETS), args.only or list(TUNE9)
     seeds = parse_seeds(args.tune_seeds)
     tasks = [(p, d, s) for p in names for d in datas + ["NonlinearBandit"]
-             for s in (DEPTH_NL_SEEDS if d == "NonlinearBandit" else seeds)]
+             for s in (seeds[:5] if d == "NonlinearBandit" else seeds)]
     out = Parallel(n_jobs=args.jobs)(delayed(run_depth)(*t) for t in tasks)
     res = {}
     for (p, d, _), v in zip(tasks, out):

@@ -773,3 +773,4 @@ class BoBLO(bandit.base.ContextualPolicy):
         yield {"learner": learners.SoftmaxPolicy(), "n_learners": 2, "estimator": "ips",
                "seed": 0}
         yield {}
+        yield {"n_learners": 2, "aggregate": "fit", "seed": 0}
