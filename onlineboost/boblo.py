@@ -201,6 +201,34 @@ class BoBLO(bandit.base.ContextualPolicy):
     $p_t = \pi^N_t$, the law of BoOCO's point $x_t$. Every arm keeps probability at least
     $\eta/d$.
 
+    **`aggregate="fit"`** (`onlineboost.depth.FitLead`; issue 13, sixth session): the same
+    phase 1 (the first copy's law, exactly: $N > 1$ plays what $N = 1$ plays, the same floats
+    and draws), with a switch test that needs no importance weights. Every stage's predicted
+    costs (the weak learners' `predicted_costs`: the loss model plus the summed corrections
+    of copies $1..j$) are shifted to the loss model's level on average over the arms (the
+    stages predict the loss minus about its arm mean, as BoOCO passes the gradient, a shift
+    no softmax sees; the loss model predicts the loss $1 -$ reward), clipped to $[0, 1]$ and
+    compared by their squared errors on the played arm's observed loss, seen every round.
+    Once a stage's cumulative advantage over the first copy passes a Ville margin (exact
+    cumulant bounds of increments at most $2|\tilde y_j - \tilde y_1|$, a union over the
+    stages and a grid of rates, $\delta = 0.05$), Exp4 runs afresh as under `"exp4"`. With
+    probability $0.95$ a switch means the stage's predictions of the played arms' mean losses
+    had the smaller cumulative squared error: a statement about regression, not about the
+    stage's policy value. The regret guarantee against the first copy is `"exp4"`'s (0 before
+    the switch, Exp4's bound after); none against a later stage is claimed before the
+    switch. Its margin does not grow with how rarely the first copy plays the arms a stage
+    wants, so a greedier first copy does not silence it: on `streams.NonlinearBandit` (tuning
+    seeds 100-104) it switched on 5 of 5 seeds after 292-535 rounds (`LeadExp4`: 4 of 5, after
+    595-913), 0.652 against 0.625, and with the annealed first copy (`t0=50`) on 5 of 5, 0.671
+    (`LeadExp4` never switched: 0.552). On the development streams (tuning seeds 100-119) it
+    never switched, so $N = 5$ plays $N = 1$ there: the second stage's lead was positive on
+    ImageSegments but below its margin (seed 100: 6.0 against 8.1) and negative on digits and
+    `LinearBandit`, the signs of the second stage played alone. It is not the default: the
+    rule written before the experiment asked it to beat `LeadExp4`'s $N = 5$ in the
+    development streams' mean, and the two tie seed for seed (evaluation seeds 0-4: 0.866 /
+    0.848 / 0.664 as `BoBLO()`; `NonlinearBandit` 0.654 against `LeadExp4`'s 0.622, with the
+    annealed first copy 0.675 against 0.546; `benchmarks/results/40_bandits.md`).
+
     `baseline` $b$ is a control variate; on the simplex $f_t - b\mathbf 1$ ranks every point as
     $f_t$ does. `implicit` $c \ge 0$ is implicit exploration (Kocák et al. 2014): the estimate
     is unbiased only for $c = 0$; the default $c = 1$ trades that bias for a variance small
@@ -275,8 +303,12 @@ class BoBLO(bandit.base.ContextualPolicy):
         fill-in computed before the loss is seen keeps DR unbiased).
     aggregate
         `"exp4"` (`exp4.LeadExp4` over the staged policies: the first copy alone until a
-        stage leads it beyond noise, then Exp4; the bandit face under `"ips"` / `"dr"`) or
-        `None` (play BoOCO's point).
+        stage leads it beyond noise, then Exp4; the bandit face under `"ips"` / `"dr"`),
+        `"fit"` (`depth.FitLead`: the first copy alone until a stage's predicted costs fit
+        the played arms' losses better beyond noise, then Exp4; the bandit face under
+        `"dr"`, with weak learners whose stacks give `predicted_costs`, such as
+        `learners.FeaturePolicy` or `learners.RidgePolicy`; refused under `"ips"`) or `None`
+        (play BoOCO's point).
     decision_set
         $K \supseteq \Delta_d$; `None` builds $\Delta_k$ at the first pull. The bandit face needs
         a `Simplex`.
