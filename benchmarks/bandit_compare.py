@@ -1375,6 +1375,63 @@ annealed t0 50 0.868 / 0.858 / 0.664 (mean 0.7967) and inverse gap weighting gam
 0.884 / 0.841 / 0.669; neither reaches tuned LinUCB on ImageSegments or `LinearBandit`, so
 adopting either would not have met target 1 on these seeds.
 
+**Sixth session, depth (issue 13 target 2: a switch test that needs no importance weights).**
+`LeadExp4`'s margin grows with chi^2(pi^j || pi^1), how rarely the first copy plays the arms
+a later stage wants, so N = 5 never switched on the development streams and, with a greedier
+(annealed) first copy, not even on `NonlinearBandit`. `BoBLO(n_learners=5, aggregate="fit")`
+(`onlineboost.depth.FitLead`) plays the same first copy's law, float for float, until a stage
+is a better online regression of the played arms' observed losses: each stage's
+`predicted_costs` (the loss model plus the summed corrections) against the observed loss of
+the played arm, seen every round, so no importance weight enters. Calibration, measured first
+(seed 100, `BoBLO(n_learners=5)` with the arms it played): the raw stage predictions sit 0.3-0.8
+below the observed losses (mean prediction at the played arm -0.77 on ImageSegments against a
+mean loss of 0.12; squared errors 0.82 against the loss model's 0.057), because BoOCO passes
+the extended loss's gradient at the simplex's centre, the estimate minus its arm mean; shifted
+to the loss model's level (a shift common to all arms, which the softmax ignores) they are
+calibrated (0.054-0.056 in the second half). So every stage's costs are shifted to the loss
+model's mean over the arms, clipped to [0, 1], and the test is the cumulative difference of
+squared errors at the played arm against a Ville margin from the exact cumulant bounds of its
+increments (at most 2|y~_j - y~_1|, small when the stages agree; the grid and union of
+`LeadExp4`, shared as `exp4.ville_grid` / `ville_margins`). Shifting under the played law
+instead of the uniform one is as invariant, but a nearly greedy first copy then pins every
+stage to the model at the arm it plays and the test sees nothing. Grid `TUNE9` (`--tune
+--tune-grid 9 --tune-seeds 100-119 --no-linucb`; `NonlinearBandit` on seeds 100-104; mean
+reward, switches):
+
+| seeds 100-119 | ImageSegments | digits | LinearBandit | mean | NL 100-104 | NL switched |
+|---|---:|---:|---:|---:|---:|---|
+| `BoBLO()` | 0.8618 | 0.8529 | 0.6631 | 0.7926 | 0.550 | — |
+| N = 5, `LeadExp4` (default) | 0.8618 | 0.8529 | 0.6631 | 0.7926 | 0.625 | 4/5, 595-913 |
+| N = 5, fit, then Exp4 | 0.8618 | 0.8529 | 0.6631 | 0.7926 | 0.652 | 5/5, 292-535 |
+| N = 5, fit, then the stage | 0.8618 | 0.8529 | 0.6631 | 0.7926 | 0.654 | 5/5 |
+| N = 5, fit, played-law anchor | 0.8618 | 0.8529 | 0.6631 | 0.7926 | 0.643 | 5/5, 509-944 |
+| annealed t0 50, N = 1 | 0.8694 | 0.8545 | 0.6651 | 0.7963 | 0.552 | — |
+| annealed, N = 5, `LeadExp4` | 0.8694 | 0.8545 | 0.6651 | 0.7963 | 0.552 | 0/5 |
+| annealed, N = 5, fit, then Exp4 | 0.8694 | 0.8545 | 0.6651 | 0.7963 | 0.671 | 5/5, 274-614 |
+| annealed, N = 5, fit, then the stage | 0.8694 | 0.8545 | 0.6651 | 0.7963 | 0.667 | 5/5 |
+| annealed, N = 5, fit, played-law anchor | 0.8694 | 0.8545 | 0.6651 | 0.7963 | 0.568 | 1/5 |
+
+On the development streams no N = 5 row ever switched (0 of 60 runs each), so every one equals its
+N = 1 seed for seed (paired differences 0, SE 0). The second stage's fit lead at the end of the
+stream (seeds 100-104) was positive on ImageSegments but below its margin (0.7-6.0 against 6.7-8.1)
+and negative on digits (-0.2 to -5.8) and `LinearBandit` (-1.7 to -4.9): the signs of the second
+stage played alone (above: better on ImageSegments, worse on the other two). What the switch plays
+after it: Exp4 afresh and the switching stage's law are level (0.652 / 0.654, annealed 0.671 /
+0.667); Exp4 is kept, for its regret bound against the first copy after the switch, which following
+a stage does not have. **Decision** (the rule written before the grid: the "fit" aggregate becomes
+N > 1's default only if N = 5 with it is not below `BoBLO()` on any development stream by more than
+2 paired SE, is above `LeadExp4`'s N = 5 in the three-stream mean, and switches on
+`NonlinearBandit` on >= 4 of seeds 100-104): the first and third hold (0 difference; 5/5), the
+second does not (a tie, 0.7926 both), so **the default stays `"exp4"`**; `aggregate="fit"` is one
+argument away. It matters for the play-law question above: with the annealed first copy, `"fit"`
+keeps N = 5's gain on `NonlinearBandit` (0.671 against N = 1's 0.552, 5/5 switches; `LeadExp4`
+0/5), which is what kept the annealed law out of the defaults. Evaluation seeds 0-4, reported only,
+measured after the decision (`--tune-seeds 0-4`, `NonlinearBandit` seeds 0-4): N = 5 with `"fit"`
+0.8655 / 0.8475 / 0.6635, `BoBLO()`'s and `LeadExp4`'s own, seed for seed; `NonlinearBandit` 0.654
+(switches 5/5, rounds 339-462) against `LeadExp4`'s 0.622 (5/5, 659-1,884) and N = 1's 0.543;
+annealed first copy: 0.8681 / 0.8581 / 0.6637 for N = 1 and both N = 5, `NonlinearBandit` 0.675
+with `"fit"` (5/5, 260-524) against 0.546 for `LeadExp4` (0/5) and N = 1.
+
 Against issue 13's targets (evaluation seeds 0-4). Every row of the first table but the
 second session's "residual FeaturePolicy stack ... Exp4 (no model)" (kept from its own run: it
 was measured with Exp4 from the first round, which `aggregate="exp4"` no longer is) was
