@@ -518,6 +518,16 @@ NL_ROWS = {
     "river RandomPolicy": None,
 }
 
+# (sixth session, depth16)
+# the `--nonlinear` table's rows for `aggregate="fit"` (measured in the next `--nonlinear` run)
+NL_ROWS.update({
+    "BoBLO(n_learners=5, aggregate=\"fit\") (`depth.FitLead`)": dict(
+        n_learners=5, aggregate="fit"),
+    "BoBLO(n_learners=5, aggregate=\"fit\"), annealed first copy (t0 = 50)": dict(
+        n_learners=5, aggregate="fit",
+        learner=("feature", dict(_D, later_features=128, bandwidth=1.0, t0=50.0))),
+})
+
 
 def run_nonlinear(name, seed):
     """(average reward, LeadExp4's switch round or None) of an `NL_ROWS` row on `NONLINEAR`."""

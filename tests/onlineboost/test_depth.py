@@ -14,6 +14,7 @@ import pytest
 
 import learners
 from onlineboost import BoBLO
+from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
 from onlineboost.depth import FitLead
 from onlineboost.exp4 import Exp4
 from streams import LinearBandit, NonlinearBandit
@@ -21,11 +22,12 @@ from streams import LinearBandit, NonlinearBandit
 
 def reference_run(advices, costs, refs, arms, losses, delta=0.05, anchor="uniform"):
     """The rule written out with loops: per round, y~_j(a) = clip(y_j(a) - sum_b w(b) (y_j(b) -
-    r(b)), 0, 1) with w uniform or p = advice row 0 (`anchor`); lead_j += (l - y~_0(a))^2 - (l - y~_j(a))^2 (the literal
-    squared errors); Psi_j(lam) += sum_b p(b) max(phi(lam d(b)(2 - s(b))), phi(-lam d(b) s(b))),
-    d = y~_j - y~_0, s = y~_j + y~_0, phi(x) = e^x - 1 - x; switch at the first round where some
-    j has lead_j >= min_i (ln((M - 1)(i + 1)(i + 2)/delta) + Psi_j(2^-i)) / 2^-i.
-    Returns (switch round or None, expert or None, leads, margins) at the end or the switch."""
+    r(b)), 0, 1) with w uniform or p = advice row 0 (`anchor`); lead_j += (l - y~_0(a))^2 - (l
+    - y~_j(a))^2 (the literal squared errors); Psi_j(lam) += sum_b p(b) max(phi(lam d(b)(2 -
+    s(b))), phi(-lam d(b) s(b))), d = y~_j - y~_0, s = y~_j + y~_0, phi(x) = e^x - 1 - x;
+    switch at the first round where some j has lead_j >= min_i (ln((M - 1)(i + 1)(i + 2)/delta)
+    + Psi_j(2^-i)) / 2^-i. Returns (switch round or None, expert or None, leads, margins) at
+    the end or the switch."""
     M, k = advices[0].shape
     lead = [0.0] * M
     psi = [[0.0] * 40 for _ in range(M)]
@@ -238,6 +240,21 @@ def test_boblo_fit_switches_where_the_best_policy_is_not_linear(seed):
     r1, r5 = (_run(p, NonlinearBandit(seed=seed, n_rounds=T)) for p in (one, five))
     assert five.exp4.switch_round is not None and five.exp4.switch_round < 2000
     assert five.exp4.expert >= 1 and r5 > r1 + 0.03
+
+
+def test_boblo_fit_switches_with_a_greedy_annealed_first_copy():
+    """The annealed first copy plays nearly greedily, which keeps LeadExp4's importance
+    weighted margin from ever being passed on `NonlinearBandit`; the fit test, which needs no
+    importance weight, still switches and gains."""
+    T, seed = 3000, 0
+    ann = dict(DEFAULT_LEARNER, t0=50.0)
+    one = BoBLO(learners.FeaturePolicy(**ann), seed=seed)
+    lead = BoBLO(learners.FeaturePolicy(**ann, **DEFAULT_LATER), n_learners=5, seed=seed)
+    fit = BoBLO(learners.FeaturePolicy(**ann, **DEFAULT_LATER), n_learners=5, seed=seed,
+                aggregate="fit")
+    r1, rl, rf = (_run(p, NonlinearBandit(seed=seed, n_rounds=T)) for p in (one, lead, fit))
+    assert lead.exp4.switch_round is None and rl == r1
+    assert fit.exp4.switch_round is not None and rf > r1 + 0.05
 
 
 def test_boblo_fit_does_not_switch_where_the_first_copy_is_right():
