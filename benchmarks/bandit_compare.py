@@ -428,6 +428,98 @@ TUNE8 = {
 }
 _GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3, 4: TUNE4, 5: TUNE5, 6: TUNE6, 7: TUNE7, 8: TUNE8}
 
+
+# ---- sixth session, depth (`TUNE9`, depth16): `aggregate="fit"` (`onlineboost.depth.FitLead`)
+# against `LeadExp4`, N = 5 against N = 1, on tuning seeds 100-119
+# (`--tune --tune-grid 9 --tune-seeds 100-119 --no-linucb`), and on `NONLINEAR` seeds 100-104.
+# A row: (learner parameters over DEFAULT_LEARNER (and DEFAULT_LATER for N > 1) or None for
+# BoBLO's own learner, BoBLO parameters, FitLead's `then`). The rule, written before it ran:
+# "fit" becomes N > 1's aggregate only if N = 5 with it is not below BoBLO() on any
+# development stream by more than 2 paired SE, is above LeadExp4's N = 5 in the three-stream
+# mean, and still switches on NonlinearBandit on >= 4 of seeds 100-104.
+_N5 = dict(n_learners=5)
+_FIT = dict(n_learners=5, aggregate="fit")
+_ANN = dict(t0=50.0)
+TUNE9 = {
+    "BoBLO() (the defaults)": (None, {}, None),
+    "BoBLO(n_learners=5) (LeadExp4)": (None, _N5, None),
+    "BoBLO(n_learners=5, aggregate='fit'), then Exp4": (None, _FIT, "exp4"),
+    "BoBLO(n_learners=5, aggregate='fit'), then follow": (None, _FIT, "follow"),
+    "BoBLO(n_learners=5, aggregate='fit'), anchored under the played law, then Exp4": (
+        None, _FIT, "exp4"),
+    "annealed t0 50, N = 1": (_ANN, {}, None),
+    "annealed t0 50, N = 5 (LeadExp4)": (_ANN, _N5, None),
+    "annealed t0 50, N = 5, 'fit', then Exp4": (_ANN, _FIT, "exp4"),
+    "annealed t0 50, N = 5, 'fit', then follow": (_ANN, _FIT, "follow"),
+    "annealed t0 50, N = 5, 'fit', anchored under the played law, then Exp4": (
+        _ANN, _FIT, "exp4"),
+}
+#: the rows of `TUNE9` compared with the annealed N = 1 row (the others with the defaults)
+_ANNEALED9 = [p for p in TUNE9 if p.startswith("annealed")]
+DEPTH_NL_SEEDS = [100, 101, 102, 103, 104]  # (the first five tuning seeds)
+_GRIDS[9] = TUNE9  # (its policies hold BoBLO's own scaler: `_scaler`)
+
+
+def _depth_policy(name: str, seed: int):
+    """A `TUNE9` row's policy (sets BoBLO's `_FIT_THEN` for the run: workers are reused)."""
+    learner_params, params, then = TUNE9[name]
+    boblo_module.BoBLO._FIT_THEN = then or "exp4"
+    boblo_module.BoBLO._FIT_ANCHOR = "played" if "played" in name else "uniform"
+    boblo_module.RidgeMixture = loss_model.RidgeMixture  # (undo a TUNE4 run's options)
+    params = dict(params)
+    if learner_params is not None:
+        later = boblo_module.DEFAULT_LATER if params.get("n_learners", 1) > 1 else {}
+        params["learner"] = FeaturePolicy(**DEFAULT_LEARNER, **later, **learner_params)
+    return BoBLO(seed=seed, **params)
+
+
+def run_depth(name, data_name, seed):
+    """(reward, decisions/s, switch round or None, switching stage or None) of a `TUNE9` row;
+    `data_name` "NonlinearBandit" is `NONLINEAR`."""
+    warnings.simplefilter("ignore")
+    policy = _depth_policy(name, seed)
+    stream = NONLINEAR(seed) if data_name == "NonlinearBandit" else DATASETS[data_name](seed)
+    result = evaluate.bandit(policy, stream, skyline=None)
+    agg = policy.exp4
+    return (result.average_reward, result.decisions_per_second,
+            None if agg is None else agg.switch_round, getattr(agg, "expert", None))
+
+
+def depth_main(args) -> None:
+    """`--tune --tune-grid 9`: the rows on the development streams (tuning seeds), paired
+    against BoBLO() (the annealed rows against the annealed N = 1), with their switch rounds;
+    then on `NONLINEAR`, the first five of the seeds (`DEPTH_NL_SEEDS` for the tuning seeds;
+    `--tune-seeds 0-4`: the evaluation seeds, reported only). Prints, writes nothing."""
+    datas, names = list(DATASETS), args.only or list(TUNE9)
+    seeds = parse_seeds(args.tune_seeds)
+    tasks = [(p, d, s) for p in names for d in datas + ["NonlinearBandit"]
+             for s in (seeds[:5] if d == "NonlinearBandit" else seeds)]
+    out = Parallel(n_jobs=args.jobs)(delayed(run_depth)(*t) for t in tasks)
+    res = {}
+    for (p, d, _), v in zip(tasks, out):
+        res.setdefault((p, d), []).append(list(v))
+    for p in names:
+        for d in datas + ["NonlinearBandit"]:
+            vs = res[(p, d)]
+            sw = [v[2] for v in vs]
+            print(f"{p} | {d}: reward {np.mean([v[0] for v in vs]):.4f}, switched "
+                  f"{sum(x is not None for x in sw)}/{len(sw)}, rounds "
+                  f"{[x for x in sw if x is not None]}, stages {[v[3] for v in vs if v[2]]}",
+                  flush=True)
+    for group, base in (([p for p in names if p not in _ANNEALED9], next(iter(TUNE9))),
+                        ([p for p in names if p in _ANNEALED9], _ANNEALED9[0])):
+        if base not in names or len(seeds) < 2:
+            continue
+        print(paired_markdown(res, group, base, datas), flush=True)
+        for p in group:  # per stream: the paired difference and its SE
+            cells = []
+            for d in datas:
+                diff = (np.array([v[0] for v in res[(p, d)]])
+                        - np.array([v[0] for v in res[(base, d)]]))
+                se = diff.std(ddof=1) / np.sqrt(len(diff))
+                cells.append(f"{d} {diff.mean():+.4f} (SE {se:.4f})")
+            print(f"{p} minus {base}: " + ", ".join(cells), flush=True)
+
 # where boosting has something to add (`--nonlinear`, deep13): `streams.NonlinearBandit`, whose
 # best policy is not linear in the context (radial rings; every arm's mean 1/2), evaluation
 # seeds 0-4, 3,000 rounds; not a development stream, nothing is tuned on it
@@ -444,6 +536,16 @@ NL_ROWS = {
     "river LinUCBDisjoint, bias feature, defaults (alpha = beta = 1)": None,
     "river RandomPolicy": None,
 }
+
+# (sixth session, depth16)
+# the `--nonlinear` table's rows for `aggregate="fit"` (measured in the next `--nonlinear` run)
+NL_ROWS.update({
+    "BoBLO(n_learners=5, aggregate=\"fit\") (`depth.FitLead`)": dict(
+        n_learners=5, aggregate="fit"),
+    "BoBLO(n_learners=5, aggregate=\"fit\"), annealed first copy (t0 = 50)": dict(
+        n_learners=5, aggregate="fit",
+        learner=("feature", dict(_D, later_features=128, bandwidth=1.0, t0=50.0))),
+})
 
 
 def run_nonlinear(name, seed):
@@ -584,6 +686,8 @@ class VWPolicy:
 
 
 def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
+    if name in TUNE9:
+        return _depth_policy(name, seed)
     if name in TUNE4:
         learner, params = TUNE4[name][0], {**_TUNED_AT4, **TUNE4[name][1]}
         boblo_module.RidgeMixture = functools.partial(  # (every TUNE4 run sets its options)
@@ -851,8 +955,9 @@ def main(argv=None):
                         help="with --tune: the first session's grid (1), the second's (2), "
                              "the third's (3), the loss model grid (4), N > 1 against N = 1 "
                              "(5, `TUNE5`), ablations of BoBLO() against LinUCB (6), the "
-                             "weak learner's play laws (7, `TUNE7`) or the annealed softmax "
-                             "with a floor (8, `TUNE8`)")
+                             "weak learner's play laws (7, `TUNE7`), the annealed softmax "
+                             "with a floor (8, `TUNE8`), `aggregate=\"fit\"` "
+                             "(9, `TUNE9`, with `NonlinearBandit` seeds 100-104)")
     parser.add_argument("--tune-seeds", default="100,101", metavar="SEEDS",
                         help="with --tune: the tuning seeds, comma-separated or a range A-B "
                              "(the refined rule: 100-119)")
@@ -895,6 +1000,8 @@ def _main(args):
     global LINUCB
     datas = list(DATASETS)
     n_rounds = 300 if args.quick else None
+    if args.tune and args.tune_grid == 9:
+        return depth_main(args)
     if args.tune:
         sweep = [(1.0, 1.0), (1.0, 5.0), (10.0, 20.0), (100.0, 20.0), (100.0, 100.0)]
         for ab in [] if args.no_linucb else sweep:
@@ -1439,6 +1546,63 @@ diagnosis): the two pull the same knob in opposite directions. Decoupling them (
 `LeadExp4` judging the stages' leads against a reference law at the fixed temperature while copy
 1 plays annealed, or importance weights against the played law's own exploration floor) would
 change `exp4` or BoBLO's aggregation, not the weak learner, and is not tried here.
+
+**Sixth session, depth (issue 13 target 2: a switch test that needs no importance weights).**
+`LeadExp4`'s margin grows with chi^2(pi^j || pi^1), how rarely the first copy plays the arms
+a later stage wants, so N = 5 never switched on the development streams and, with a greedier
+(annealed) first copy, not even on `NonlinearBandit`. `BoBLO(n_learners=5, aggregate="fit")`
+(`onlineboost.depth.FitLead`) plays the same first copy's law, float for float, until a stage
+is a better online regression of the played arms' observed losses: each stage's
+`predicted_costs` (the loss model plus the summed corrections) against the observed loss of
+the played arm, seen every round, so no importance weight enters. Calibration, measured first
+(seed 100, `BoBLO(n_learners=5)` with the arms it played): the raw stage predictions sit 0.3-0.8
+below the observed losses (mean prediction at the played arm -0.77 on ImageSegments against a
+mean loss of 0.12; squared errors 0.82 against the loss model's 0.057), because BoOCO passes
+the extended loss's gradient at the simplex's centre, the estimate minus its arm mean; shifted
+to the loss model's level (a shift common to all arms, which the softmax ignores) they are
+calibrated (0.054-0.056 in the second half). So every stage's costs are shifted to the loss
+model's mean over the arms, clipped to [0, 1], and the test is the cumulative difference of
+squared errors at the played arm against a Ville margin from the exact cumulant bounds of its
+increments (at most 2|y~_j - y~_1|, small when the stages agree; the grid and union of
+`LeadExp4`, shared as `exp4.ville_grid` / `ville_margins`). Shifting under the played law
+instead of the uniform one is as invariant, but a nearly greedy first copy then pins every
+stage to the model at the arm it plays and the test sees nothing. Grid `TUNE9` (`--tune
+--tune-grid 9 --tune-seeds 100-119 --no-linucb`; `NonlinearBandit` on seeds 100-104; mean
+reward, switches):
+
+| seeds 100-119 | ImageSegments | digits | LinearBandit | mean | NL 100-104 | NL switched |
+|---|---:|---:|---:|---:|---:|---|
+| `BoBLO()` | 0.8618 | 0.8529 | 0.6631 | 0.7926 | 0.550 | — |
+| N = 5, `LeadExp4` (default) | 0.8618 | 0.8529 | 0.6631 | 0.7926 | 0.625 | 4/5, 595-913 |
+| N = 5, fit, then Exp4 | 0.8618 | 0.8529 | 0.6631 | 0.7926 | 0.652 | 5/5, 292-535 |
+| N = 5, fit, then the stage | 0.8618 | 0.8529 | 0.6631 | 0.7926 | 0.654 | 5/5 |
+| N = 5, fit, played-law anchor | 0.8618 | 0.8529 | 0.6631 | 0.7926 | 0.643 | 5/5, 509-944 |
+| annealed t0 50, N = 1 | 0.8694 | 0.8545 | 0.6651 | 0.7963 | 0.552 | — |
+| annealed, N = 5, `LeadExp4` | 0.8694 | 0.8545 | 0.6651 | 0.7963 | 0.552 | 0/5 |
+| annealed, N = 5, fit, then Exp4 | 0.8694 | 0.8545 | 0.6651 | 0.7963 | 0.671 | 5/5, 274-614 |
+| annealed, N = 5, fit, then the stage | 0.8694 | 0.8545 | 0.6651 | 0.7963 | 0.667 | 5/5 |
+| annealed, N = 5, fit, played-law anchor | 0.8694 | 0.8545 | 0.6651 | 0.7963 | 0.568 | 1/5 |
+
+On the development streams no N = 5 row ever switched (0 of 60 runs each), so every one equals its
+N = 1 seed for seed (paired differences 0, SE 0). The second stage's fit lead at the end of the
+stream (seeds 100-104) was positive on ImageSegments but below its margin (0.7-6.0 against 6.7-8.1)
+and negative on digits (-0.2 to -5.8) and `LinearBandit` (-1.7 to -4.9): the signs of the second
+stage played alone (above: better on ImageSegments, worse on the other two). What the switch plays
+after it: Exp4 afresh and the switching stage's law are level (0.652 / 0.654, annealed 0.671 /
+0.667); Exp4 is kept, for its regret bound against the first copy after the switch, which following
+a stage does not have. **Decision** (the rule written before the grid: the "fit" aggregate becomes
+N > 1's default only if N = 5 with it is not below `BoBLO()` on any development stream by more than
+2 paired SE, is above `LeadExp4`'s N = 5 in the three-stream mean, and switches on
+`NonlinearBandit` on >= 4 of seeds 100-104): the first and third hold (0 difference; 5/5), the
+second does not (a tie, 0.7926 both), so **the default stays `"exp4"`**; `aggregate="fit"` is one
+argument away. It matters for the play-law question above: with the annealed first copy, `"fit"`
+keeps N = 5's gain on `NonlinearBandit` (0.671 against N = 1's 0.552, 5/5 switches; `LeadExp4`
+0/5), which is what kept the annealed law out of the defaults. Evaluation seeds 0-4, reported only,
+measured after the decision (`--tune-seeds 0-4`, `NonlinearBandit` seeds 0-4): N = 5 with `"fit"`
+0.8655 / 0.8475 / 0.6635, `BoBLO()`'s and `LeadExp4`'s own, seed for seed; `NonlinearBandit` 0.654
+(switches 5/5, rounds 339-462) against `LeadExp4`'s 0.622 (5/5, 659-1,884) and N = 1's 0.543;
+annealed first copy: 0.8681 / 0.8581 / 0.6637 for N = 1 and both N = 5, `NonlinearBandit` 0.675
+with `"fit"` (5/5, 260-524) against 0.546 for `LeadExp4` (0/5) and N = 1.
 
 Against issue 13's targets (evaluation seeds 0-4). Every row of the first table but the
 second session's "residual FeaturePolicy stack ... Exp4 (no model)" (kept from its own run: it

@@ -23,6 +23,7 @@ from . import _kernels, losses, sets
 from ._checks import check_real, check_seed, check_transformer
 from ._contexts import ContextVectors
 from .booco import BoOCO
+from .depth import FitLead
 from .exp4 import LeadExp4
 from .loss_model import RidgeMixture, _ArmRidge  # (`_ArmRidge`: also for pickles naming it here)
 from .scaling import RobustStandardScaler
@@ -203,6 +204,34 @@ class BoBLO(bandit.base.ContextualPolicy):
     $p_t = \pi^N_t$, the law of BoOCO's point $x_t$. Every arm keeps probability at least
     $\eta/d$.
 
+    **`aggregate="fit"`** (`onlineboost.depth.FitLead`; issue 13, sixth session): the same
+    phase 1 (the first copy's law, exactly: $N > 1$ plays what $N = 1$ plays, the same floats
+    and draws), with a switch test that needs no importance weights. Every stage's predicted
+    costs (the weak learners' `predicted_costs`: the loss model plus the summed corrections
+    of copies $1..j$) are shifted to the loss model's level on average over the arms (the
+    stages predict the loss minus about its arm mean, as BoOCO passes the gradient, a shift
+    no softmax sees; the loss model predicts the loss $1 -$ reward), clipped to $[0, 1]$ and
+    compared by their squared errors on the played arm's observed loss, seen every round.
+    Once a stage's cumulative advantage over the first copy passes a Ville margin (exact
+    cumulant bounds of increments at most $2|\tilde y_j - \tilde y_1|$, a union over the
+    stages and a grid of rates, $\delta = 0.05$), Exp4 runs afresh as under `"exp4"`. With
+    probability $0.95$ a switch means the stage's predictions of the played arms' mean losses
+    had the smaller cumulative squared error: a statement about regression, not about the
+    stage's policy value. The regret guarantee against the first copy is `"exp4"`'s (0 before
+    the switch, Exp4's bound after); none against a later stage is claimed before the
+    switch. Its margin does not grow with how rarely the first copy plays the arms a stage
+    wants, so a greedier first copy does not silence it: on `streams.NonlinearBandit` (tuning
+    seeds 100-104) it switched on 5 of 5 seeds after 292-535 rounds (`LeadExp4`: 4 of 5, after
+    595-913), 0.652 against 0.625, and with the annealed first copy (`t0=50`) on 5 of 5, 0.671
+    (`LeadExp4` never switched: 0.552). On the development streams (tuning seeds 100-119) it
+    never switched, so $N = 5$ plays $N = 1$ there: the second stage's lead was positive on
+    ImageSegments but below its margin (seed 100: 6.0 against 8.1) and negative on digits and
+    `LinearBandit`, the signs of the second stage played alone. It is not the default: the
+    rule written before the experiment asked it to beat `LeadExp4`'s $N = 5$ in the
+    development streams' mean, and the two tie seed for seed (evaluation seeds 0-4: 0.866 /
+    0.848 / 0.664 as `BoBLO()`; `NonlinearBandit` 0.654 against `LeadExp4`'s 0.622, with the
+    annealed first copy 0.675 against 0.546; `benchmarks/results/40_bandits.md`).
+
     `baseline` $b$ is a control variate; on the simplex $f_t - b\mathbf 1$ ranks every point as
     $f_t$ does. `implicit` $c \ge 0$ is implicit exploration (Kocák et al. 2014): the estimate
     is unbiased only for $c = 0$; the default $c = 1$ trades that bias for a variance small
@@ -277,8 +306,12 @@ class BoBLO(bandit.base.ContextualPolicy):
         fill-in computed before the loss is seen keeps DR unbiased).
     aggregate
         `"exp4"` (`exp4.LeadExp4` over the staged policies: the first copy alone until a
-        stage leads it beyond noise, then Exp4; the bandit face under `"ips"` / `"dr"`) or
-        `None` (play BoOCO's point).
+        stage leads it beyond noise, then Exp4; the bandit face under `"ips"` / `"dr"`),
+        `"fit"` (`depth.FitLead`: the first copy alone until a stage's predicted costs fit
+        the played arms' losses better beyond noise, then Exp4; the bandit face under
+        `"dr"`, with weak learners whose stacks give `predicted_costs`, such as
+        `learners.FeaturePolicy` or `learners.RidgePolicy`; refused under `"ips"`) or `None`
+        (play BoOCO's point).
     decision_set
         $K \supseteq \Delta_d$; `None` builds $\Delta_k$ at the first pull. The bandit face needs
         a `Simplex`.
@@ -345,8 +378,11 @@ class BoBLO(bandit.base.ContextualPolicy):
         if implicit != "sqrt":
             _real(implicit, "implicit", 0.0, math.inf)
         _real(optimism, "optimism", 0.0, math.inf)
-        if aggregate not in ("exp4", None):
-            raise ValueError(f"aggregate must be 'exp4' or None, got {aggregate!r}")
+        if aggregate not in ("exp4", "fit", None):
+            raise ValueError(f"aggregate must be 'exp4', 'fit' or None, got {aggregate!r}")
+        if aggregate == "fit" and estimator == "ips":
+            raise ValueError("aggregate='fit' needs the loss model of estimator='dr' (it "
+                             "anchors the stages' predicted costs), got estimator='ips'")
         check_seed(seed)
         if decision_set is not None:
             if not isinstance(decision_set, sets.ConvexSet):
@@ -383,10 +419,14 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._reader = ContextVectors(scale=native)
         self._booco = None
         self._exp4 = None
+        # (with no decision_set: validate the BoOCO parameters now)
+        proto = self._make_booco(sets.Simplex(2) if decision_set is None else decision_set)
+        if aggregate == "fit" and not self._predicts_costs(proto):
+            raise ValueError("aggregate='fit' needs weak learners whose stacks predict costs "
+                             "(vector `predicted_costs`, e.g. learners.FeaturePolicy or "
+                             f"RidgePolicy), got learner={learner!r}")
         if decision_set is not None:
-            self._set_booco(self._make_booco(decision_set), bandit_face=False)
-        else:
-            self._make_booco(sets.Simplex(2))  # validate the BoOCO parameters now
+            self._set_booco(proto, bandit_face=False)
         self._pending = None  # (context, x, arm index, X, p, explored)
         self._rounds = 0  # rounds learnt from (the "sqrt" schedule of `implicit`)
         self._last_cost = None
@@ -403,6 +443,12 @@ class BoBLO(bandit.base.ContextualPolicy):
         return BoOCO(learner, n_learners=self.n_learners, gamma=self.gamma,
                      step_size=self.step_size, delta=self.delta, kappa=self.kappa,
                      decision_set=K, loss=losses.Linear(), seed=self.seed)
+
+    @staticmethod
+    def _predicts_costs(booco: BoOCO) -> bool:
+        """Whether `booco`'s copies give every stage's predicted costs for a context vector
+        (`aggregate="fit"`)."""
+        return booco.takes_vectors and hasattr(booco.copies, "predicted_costs")
 
     def _set_booco(self, booco: BoOCO, bandit_face: bool) -> None:
         """Hold `booco` and what the per-round path derives from its parameters."""
@@ -427,8 +473,12 @@ class BoBLO(bandit.base.ContextualPolicy):
         prior[int(self._first_expert)] = 0.5  # x^1, the point BoOCO with one copy plays
         # expert 0 (the first copy alone) is played until a stage leads it beyond noise, then
         # Exp4 with this prior, afresh
-        self._exp4 = (LeadExp4(n_experts, d, prior) if bandit_face and self.aggregate == "exp4"
-                      and self.estimator != "paper" and n_experts > 1 else None)
+        aggregating = bandit_face and self.estimator != "paper" and n_experts > 1
+        self._exp4 = (LeadExp4(n_experts, d, prior) if aggregating and self.aggregate == "exp4"
+                      else FitLead(n_experts, d, prior, then=self._FIT_THEN,
+                                   anchor=self._FIT_ANCHOR)
+                      if aggregating and self.aggregate == "fit" else None)
+        self._fit = isinstance(self._exp4, FitLead)
         self._model = _loss_model(self, booco)
         self._fused = self._fusable(bandit_face)
         self._jit = self._fused and _kernels.covers(booco, self._model)
@@ -445,6 +495,11 @@ class BoBLO(bandit.base.ContextualPolicy):
 
     #: (a switch for the tests: False sends every round through the general path)
     _FUSE = True
+    #: what `aggregate="fit"` plays after its switch (`depth.FitLead`'s `then`)
+    _FIT_THEN = "exp4"
+    #: the law under which `aggregate="fit"` anchors the stages' costs (`FitLead`'s `anchor`)
+    _FIT_ANCHOR = "uniform"
+    _fit = False  # (policies pickled before `aggregate="fit"`)
     _fused = False  # (policies pickled before the fused path: the general one)
     #: (a switch for the tests: False keeps the fused round on numpy; off without numba)
     _JIT = _kernels.AVAILABLE
@@ -459,8 +514,9 @@ class BoBLO(bandit.base.ContextualPolicy):
         return self._booco
 
     @property
-    def exp4(self) -> LeadExp4 | None:
-        """The Exp4 aggregator over the staged policies (`None` when not aggregating)."""
+    def exp4(self) -> LeadExp4 | FitLead | None:
+        """The aggregator over the staged policies (`LeadExp4` under `aggregate="exp4"`,
+        `depth.FitLead` under `"fit"`; `None` when not aggregating)."""
         return self._exp4
 
     @property
@@ -515,7 +571,13 @@ class BoBLO(bandit.base.ContextualPolicy):
             elif rows.min() < 0.0:  # (rows >= 0 summing to 1 are in K: no projection)
                 rows = self._K.project(rows)
             advice = (1.0 - eta) * rows + eta / d  # pi^j = (1 - eta) w^j + eta / d
-            p = self._exp4.distribution(advice)
+            if self._fit:  # every stage's predicted costs, anchored to the loss model's
+                costs = self._booco.copies.predicted_costs(x)
+                if self._first_expert:
+                    costs = np.vstack([costs[:1], costs])
+                p = self._exp4.distribution(advice, costs, self._model.costs(x))
+            else:
+                p = self._exp4.distribution(advice)
             pl = p.tolist()
             x_t = None
         else:
@@ -746,3 +808,4 @@ class BoBLO(bandit.base.ContextualPolicy):
         yield {"learner": learners.SoftmaxPolicy(), "n_learners": 2, "estimator": "ips",
                "seed": 0}
         yield {}
+        yield {"n_learners": 2, "aggregate": "fit", "seed": 0}

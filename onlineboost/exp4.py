@@ -148,6 +148,23 @@ _B = 2.0
 _GRID = 40
 
 
+def ville_grid(n_tests: int, confidence: float) -> tuple:
+    r"""The rates $\lambda_i = 2^{-i}$, $i = 0..39$, and $\ln(1/\delta_i)$ with $\delta_i =
+    \delta/(n (i + 1)(i + 2))$: a union over `n_tests` $= n$ tests and the grid spends
+    $\sum_i \delta_i \le \delta$ (`confidence`) in all (`LeadExp4`, `depth.FitLead`)."""
+    i = np.arange(_GRID)
+    return 0.5 ** i, np.log(max(n_tests, 1) * (i + 1) * (i + 2) / confidence)
+
+
+def ville_margins(log_inv: np.ndarray, psi: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    r"""$B_j = \min_i (\ln(1/\delta_i) + \Psi_j(\lambda_i))/\lambda_i$ for the summed
+    predictable cumulant bounds `psi` `(M, grid)`: with $\exp(\lambda S_{t,j} -
+    \Psi_{t,j}(\lambda))$ a supermartingale for every $\lambda$, Ville's inequality with the
+    union of `ville_grid` bounds every $S_{t,j}$ by $B_{t,j}$ at once, for all $t$, with
+    probability $1 - \delta$."""
+    return np.min((log_inv + psi) / lam, axis=1)
+
+
 class LeadExp4:
     r"""Expert 0 alone until an expert leads it beyond noise, then Exp4 afresh.
 
@@ -252,9 +269,7 @@ class LeadExp4:
         self._exp4 = None  # phase 2's Exp4
         self._advice = None
         # the margin's grid: lambda_i and ln(1/delta_i), i = 0 .. _GRID - 1
-        i = np.arange(_GRID)
-        self._lam = 0.5 ** i
-        self._log_inv = np.log(max(M - 1, 1) * (i + 1) * (i + 2) / self.confidence)
+        self._lam, self._log_inv = ville_grid(M - 1, self.confidence)
         self._floor = float(self._log_inv.min())  # every margin is at least this (lambda <= 1)
         self._psi = np.zeros((M, _GRID))  # Psi_{t,j}(lambda_i): the summed predictable cumulants
 
@@ -262,7 +277,7 @@ class LeadExp4:
     def margins(self) -> np.ndarray:
         r"""$B_{t,j}$ for every expert (class docstring), frozen at the switch: the lead expert
         $j$ must reach."""
-        return np.min((self._log_inv + self._psi) / self._lam, axis=1)
+        return ville_margins(self._log_inv, self._psi, self._lam)
 
     def margin(self, V):
         r"""Freedman's margin $\min_i \ln(1/\delta_i)/\lambda_i + \lambda_i V/(2(1 - 2\lambda_i/3))$

@@ -1,0 +1,244 @@
+r"""FitLead: choose a booster's depth by how well its stages predict the observed losses.
+
+A booster's stages $j = 0..M-1$ each play a law $\pi^j_t$ over $k$ arms built from a cost
+model $\hat y_{j,t} \in \mathbb R^k$ (BoBLO's residual stack: the loss model plus the summed
+corrections of copies $1..j+1$, `predicted_costs`). The bandit reveals the loss
+$\ell_t(a_t) \in [0, 1]$ of the played arm every round, so every stage's prediction error **at
+the played arm** is observed, with no importance weight. `FitLead` plays expert 0 (the first
+stage) exactly until some stage is a better online regression of the played arms' losses than
+stage 0 beyond noise, a time-uniform test with no $1/\pi^0$ in it: its margin stays small
+when a greedy first stage rarely plays the arms a later stage would, where `exp4.LeadExp4`'s
+importance weighted margin explodes (issue 13).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._checks import check_real
+from .exp4 import Exp4, ville_grid, ville_margins
+
+__all__ = ["FitLead"]
+
+#: what `FitLead` plays after the switch
+THEN = ("exp4", "follow")
+#: the law under which each stage's costs are brought to the reference's level
+ANCHORS = ("uniform", "played")
+
+
+class FitLead:
+    r"""Expert 0 alone until a stage predicts the played arms' losses better beyond noise.
+
+    Protocol: `distribution(advice, costs, reference)` then `update(arm, loss)`, losses in
+    $[0, 1]$; `advice` `(M, k)` holds the experts' laws (rows on the simplex, expert 0's
+    positive), `costs` `(M, k)` every expert's predicted loss of every arm, `reference` `(k,)`
+    a calibrated prediction of the losses (BoBLO: its loss model $m_t$) or `None`.
+
+    **The fitted predictions.** A softmax (any law of the costs' differences) ignores a shift
+    of a stage's costs common to all arms, and BoBLO's stages carry one (BoOCO passes the
+    extended loss's gradient at the simplex's centre, the estimate minus its arm mean: the
+    stages predict the loss minus about its arm mean, 0.3-0.8 below the observed losses on the
+    development streams, while the loss model $m_t$ is calibrated). So each row is first
+    re-anchored by what the play ignores:
+    $$\tilde y_{j,t} = \operatorname{clip}_{[0, 1]}\bigl(\hat y_{j,t} - \langle w_t, \hat y_{j,t}
+      - r_t\rangle\bigr)$$
+    ($r_t$ the `reference`; `None`: no shift, the costs are taken as calibrated), with $w_t$
+    the uniform law over the arms (`anchor="uniform"`) or the played law $p_t = \pi^0_t$
+    (`"played"`): stage $j$'s arm differences, at the reference's level on average over $w_t$.
+    Either way the comparison is invariant to any arm-independent shift of any stage's costs
+    (up to the clip, which keeps every increment bounded). The uniform anchor is the default:
+    under a nearly greedy played law, anchoring under it pins every stage to the reference
+    at the arm that is played, where the stages then agree and the test sees nothing (with
+    BoBLO's annealed first copy, `anchor="played"` switched on 1 of 5 `NonlinearBandit`
+    tuning seeds, the uniform anchor on 5 of 5).
+
+    **The lead** of expert $j$ over expert 0 is the cumulative difference of squared errors at
+    the played arm,
+    $$\Lambda_{t,j} = \sum_{s \le t} Z_{s,j}, \quad Z_{s,j} = (\ell_s - \tilde y_{0,s}(a_s))^2
+      - (\ell_s - \tilde y_{j,s}(a_s))^2 = d_s(a_s)\,(2\ell_s - \sigma_s(a_s)),$$
+    $d = \tilde y_j - \tilde y_0$, $\sigma = \tilde y_j + \tilde y_0 \in [0, 2]$. Its increments
+    have mean $D_{s,j} = \mathbb E_{a \sim p_s}\bigl[(\mu_s(a) - \tilde y_{0,s}(a))^2 -
+    (\mu_s(a) - \tilde y_{j,s}(a))^2\bigr]$ given the past ($\mu_s(a)$ the arm's mean loss; the
+    noise's variance cancels), and are at most $|d_s(a_s)|\cdot 2$: small when the two stages
+    predict alike. **The margin**: $\phi_\lambda(x) = e^{\lambda x} - 1 - \lambda x$ is convex,
+    so for $\ell \in [0, 1]$, $\phi_\lambda(d(2\ell - \sigma)) \le \max(\phi_\lambda(d(2 -
+    \sigma)), \phi_\lambda(-d\sigma))$ and
+    $$\psi_{s,j}(\lambda) = \sum_a p_s(a)\max\bigl(\phi_\lambda(d_s(a)(2 - \sigma_s(a))),\
+      \phi_\lambda(-d_s(a)\sigma_s(a))\bigr)$$
+    is a predictable bound of $\ln \mathbb E e^{\lambda(Z - D)}$; with $\Psi_{t,j} = \sum_{s
+    \le t} \psi_{s,j}$ the process $\exp(\lambda(\Lambda_{t,j} - \sum_s D_{s,j}) -
+    \Psi_{t,j}(\lambda))$ is a supermartingale for every $\lambda > 0$, and Ville's
+    inequality with a union over the experts $j \ne 0$ and the rates $\lambda_i = 2^{-i}$
+    (`exp4.ville_grid`, as `LeadExp4`) gives the margin
+    $B_{t,j} = \min_i (\ln(1/\delta_i) + \Psi_{t,j}(\lambda_i))/\lambda_i$ (`margins`). After
+    the first round where some $\Lambda_{t,j} \ge B_{t,j}$ (the largest excess over the margin
+    names the expert, `expert`), **phase 2** plays, by `then`:
+
+    * `"follow"`: that expert's law, $p_t = \pi^j_t$;
+    * `"exp4"`: `Exp4` with `prior`, afresh (its losses counted from the next round), as
+      `LeadExp4` does.
+
+    **Guarantee.** With probability at least $1 - \delta$ (`confidence`), for every round and
+    expert at once, $\sum_{s \le t} D_{s,j} \ge \Lambda_{t,j} - B_{t,j}$; so a switch at round
+    $\tau$ to expert $j$ means $\sum_{s \le \tau} D_{s,j} > 0$: stage $j$'s cumulative expected
+    squared error of the played arms' mean losses (fitted predictions, arms drawn from the
+    played law) was smaller than stage 0's. The null it rejects is "stage $j$ predicts the
+    played arms' losses no better than stage 0". This is **not** a statement about the value
+    of stage $j$'s policy: a better regression of the arms the first stage plays need not
+    rank the arms better where it matters, and nothing bounds the regret against a stage
+    whose predictions are worse but whose law is better. Expected regret against expert 0 is
+    0 over phase 1 ($p_t = \pi^0_t$, the same floats); after it, Exp4's bound over the
+    $T - \tau$ remaining rounds (`"exp4"`), or nothing (`"follow"`: it plays stage $j$).
+
+    Parameters
+    ----------
+    n_experts
+        $M \ge 1$ (expert 0 is the one played in phase 1).
+    n_arms
+        $k \ge 1$.
+    prior
+        Exp4's prior in phase 2 under `then="exp4"` (`None`: uniform).
+    confidence
+        $\delta \in (0, 1)$ of the test.
+    then
+        `"exp4"` or `"follow"`: what phase 2 plays (above).
+    anchor
+        `"uniform"` or `"played"`: the law $w$ of the anchoring (above).
+
+    Examples
+    --------
+    Two stages on two arms of mean losses 0.3 and 0.6; expert 0 predicts 0.5 for both, expert
+    1 the true means (shifted by 10 on both arms, which the anchoring to the reference undoes):
+
+    >>> import numpy as np
+    >>> from onlineboost.depth import FitLead
+    >>> agg = FitLead(n_experts=2, n_arms=2, then="follow")
+    >>> rng = np.random.default_rng(0)
+    >>> advice = np.array([[0.5, 0.5], [0.9, 0.1]])
+    >>> costs = np.array([[0.5, 0.5], [10.3, 10.6]])
+    >>> for t in range(400):
+    ...     p = agg.distribution(advice, costs, reference=np.array([0.45, 0.45]))
+    ...     a = int(rng.random() >= p[0])
+    ...     agg.update(a, float(rng.random() < (0.3 if a == 0 else 0.6)))
+    >>> agg.switch_round, agg.expert, agg.lead.round(1), agg.margins.round(1)
+    (134, 1, array([0. , 5.6]), array([3.7, 5.6]))
+    >>> agg.distribution(advice, costs).tolist()  # then expert 1's law
+    [0.9, 0.1]
+
+    The fitted rows are $(0.45, 0.45)$ and $(0.3, 0.6)$: each round expert 1's expected
+    squared error is $0.0225$ smaller, the lead grows by about that much, and the margin by
+    about $\sqrt{t}$ (the increments' range is $2|d| = 0.3$).
+    """
+
+    def __init__(self, n_experts: int, n_arms: int, prior=None, confidence: float = 0.05,
+                 then: str = "exp4", anchor: str = "uniform"):
+        self._exp4_args = (n_experts, n_arms, prior)
+        proto = Exp4(n_experts, n_arms, prior)  # validates n_experts, n_arms, prior
+        self.confidence = check_real("confidence", confidence, 0.0, 1.0, low_open=True)
+        if self.confidence >= 1.0:
+            raise ValueError(f"confidence must be below 1, got {confidence!r}")
+        if then not in THEN:
+            raise ValueError(f"then must be 'exp4' or 'follow', got {then!r}")
+        self.then = then
+        if anchor not in ANCHORS:
+            raise ValueError(f"anchor must be 'uniform' or 'played', got {anchor!r}")
+        self.anchor = anchor
+        self.n_experts, self.n_arms, self.prior = proto.n_experts, proto.n_arms, proto.prior
+        M = self.n_experts
+        self._lam, self._log_inv = ville_grid(M - 1, self.confidence)
+        self._floor = float(self._log_inv.min())  # every margin is at least this (lambda <= 1)
+        self._lead = np.zeros(M)  # Lambda_{t,j}: expert 0's squared error minus expert j's
+        self._psi = np.zeros((M, len(self._lam)))  # Psi_{t,j}(lambda_i)
+        self._t = 0  # rounds charged
+        self.switch_round = None  # tau: the round after which phase 2 began
+        self.expert = None  # the expert that triggered the switch
+        self._exp4 = None  # phase 2's Exp4 (then="exp4")
+        self._pending = None  # (advice, fitted predictions) of the last distribution()
+
+    # -- read-outs -------------------------------------------------------------------------------
+
+    @property
+    def margins(self) -> np.ndarray:
+        r"""$B_{t,j}$ for every expert (class docstring), frozen at the switch."""
+        return ville_margins(self._log_inv, self._psi, self._lam)
+
+    @property
+    def lead(self) -> np.ndarray:
+        r"""$\Lambda_{t,j}$ for every expert (0 for expert 0), frozen at the switch."""
+        return self._lead.copy()
+
+    @property
+    def mixing(self) -> bool:
+        """Whether phase 2 has begun."""
+        return self.switch_round is not None
+
+    @property
+    def weights(self) -> np.ndarray:
+        """The experts' weights: all on expert 0 in phase 1; after, all on the switching
+        expert (`"follow"`) or Exp4's."""
+        if self._exp4 is not None:
+            return self._exp4.weights
+        return np.eye(1, self.n_experts, 0 if self.expert is None else self.expert)[0]
+
+    @property
+    def last_advice(self) -> np.ndarray | None:
+        """The advice of the last `distribution` call not yet charged by `update` (or None)."""
+        if self._exp4 is not None:
+            return self._exp4.last_advice
+        return None if self._pending is None else self._pending[0].copy()
+
+    # -- one round -------------------------------------------------------------------------------
+
+    def fitted(self, p: np.ndarray, costs: np.ndarray, reference=None) -> np.ndarray:
+        r"""$\tilde y_j = \operatorname{clip}_{[0,1]}(\hat y_j - \langle w, \hat y_j -
+        r\rangle)$ for every row of `costs`, $w$ uniform or the played law `p` (`anchor`;
+        class docstring; `reference` $r$ `None`: no shift)."""
+        if reference is not None:
+            w = p if self.anchor == "played" else np.full(len(p), 1.0 / len(p))
+            costs = costs - (costs @ w - float(reference @ w))[:, None]
+        return np.clip(costs, 0.0, 1.0)
+
+    def distribution(self, advice: np.ndarray, costs: np.ndarray, reference=None) -> np.ndarray:
+        """Expert 0's row in phase 1 (the same floats); after the switch the switching
+        expert's row (`"follow"`) or Exp4's mixture.
+
+        Not validated: the caller passes finite rows on the simplex, expert 0's positive, and
+        `costs` of the same shape."""
+        if self._exp4 is not None:
+            return self._exp4.distribution(advice)
+        if self.expert is not None:
+            self._pending = (advice, None)
+            return advice[self.expert]
+        p = advice[0]
+        self._pending = (advice, self.fitted(p, costs, reference))
+        return p
+
+    def update(self, arm: int, loss: float) -> None:
+        """Charge the round; in phase 1 move the leads and cumulant bounds and switch once a
+        lead reaches its margin. `loss` in $[0, 1]$ (not validated)."""
+        if self._exp4 is not None:
+            self._exp4.update(arm, loss)
+            return
+        advice, Y = self._pending
+        self._pending = None
+        if self.expert is not None:  # "follow": nothing left to test
+            return
+        self._t += 1
+        p = advice[0]
+        y0 = Y[0]
+        d = Y - y0  # (M, k): d(a)
+        s = Y + y0  # sigma(a) in [0, 2]
+        self._lead += d[:, arm] * (2.0 * loss - s[:, arm])  # (l - y0)^2 - (l - yj)^2
+        # lambda Z at l = 1 and at l = 0, (2, M, k, grid); phi_lambda at both, the larger
+        X = np.multiply.outer(np.stack((d * (2.0 - s), -d * s)), self._lam)
+        F = np.expm1(X)
+        F -= X
+        self._psi += p @ F.max(axis=0)  # sum_a p(a) max(...), (M, grid)
+        lead = self._lead
+        if lead.max() >= self._floor:
+            excess = lead - self.margins
+            if excess.max() >= 0.0:
+                self.switch_round = self._t
+                self.expert = int(np.argmax(excess))
+                if self.then == "exp4":
+                    self._exp4 = Exp4(*self._exp4_args)
