@@ -33,7 +33,7 @@ __all__ = ["BoBLO"]
 #: the default weak learner, `learners.FeaturePolicy(**DEFAULT_LEARNER)`: per-arm ridge
 #: corrections over the context, played on the "dr" loss model (a residual stack for N > 1)
 DEFAULT_LEARNER = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=0, residual=True,
-                       on_model=True)
+                       on_model=True, t0=50.0)
 #: with N > 1 copies, the default learner is `FeaturePolicy(**DEFAULT_LEARNER, **DEFAULT_LATER)`:
 #: copy 1 as for N = 1, copies 2..N over the context plus 128 random Fourier features (a sum of
 #: linear corrections is one linear correction, so linear later copies add no policy class)
@@ -355,7 +355,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                  step_size="frank-wolfe", delta: float = 0.1, kappa=None,
                  exploration: float = 0.001, estimator: str = "dr", baseline: float = 0.5,
                  implicit: float = 1.0, model_l2=(1.0, 100.0), optimism: float = 0.0,
-                 aggregate: str | None = "exp4",
+                 aggregate: str | None = "auto",
                  decision_set=None, transformer=preprocessing.StandardScaler(),
                  seed: int | None = None):
         super().__init__(reward_obj=None, burn_in=0)
@@ -378,8 +378,9 @@ class BoBLO(bandit.base.ContextualPolicy):
         if implicit != "sqrt":
             _real(implicit, "implicit", 0.0, math.inf)
         _real(optimism, "optimism", 0.0, math.inf)
-        if aggregate not in ("exp4", "fit", None):
-            raise ValueError(f"aggregate must be 'exp4', 'fit' or None, got {aggregate!r}")
+        if aggregate not in ("auto", "exp4", "fit", None):
+            raise ValueError(f"aggregate must be 'auto', 'exp4', 'fit' or None, "
+                             f"got {aggregate!r}")
         if aggregate == "fit" and estimator == "ips":
             raise ValueError("aggregate='fit' needs the loss model of estimator='dr' (it "
                              "anchors the stages' predicted costs), got estimator='ips'")
@@ -421,6 +422,10 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._exp4 = None
         # (with no decision_set: validate the BoOCO parameters now)
         proto = self._make_booco(sets.Simplex(2) if decision_set is None else decision_set)
+        # "auto": "fit" where it applies ("dr" and stacks that predict costs), else "exp4"
+        self._aggregate = (aggregate if aggregate != "auto"
+                           else "fit" if estimator == "dr" and self._predicts_costs(proto)
+                           else "exp4")
         if aggregate == "fit" and not self._predicts_costs(proto):
             raise ValueError("aggregate='fit' needs weak learners whose stacks predict costs "
                              "(vector `predicted_costs`, e.g. learners.FeaturePolicy or "
@@ -474,10 +479,11 @@ class BoBLO(bandit.base.ContextualPolicy):
         # expert 0 (the first copy alone) is played until a stage leads it beyond noise, then
         # Exp4 with this prior, afresh
         aggregating = bandit_face and self.estimator != "paper" and n_experts > 1
-        self._exp4 = (LeadExp4(n_experts, d, prior) if aggregating and self.aggregate == "exp4"
+        aggregate = getattr(self, "_aggregate", self.aggregate)  # ("auto" resolved in __init__)
+        self._exp4 = (LeadExp4(n_experts, d, prior) if aggregating and aggregate == "exp4"
                       else FitLead(n_experts, d, prior, then=self._FIT_THEN,
                                    anchor=self._FIT_ANCHOR)
-                      if aggregating and self.aggregate == "fit" else None)
+                      if aggregating and aggregate == "fit" else None)
         self._fit = isinstance(self._exp4, FitLead)
         self._model = _loss_model(self, booco)
         self._fused = self._fusable(bandit_face)
