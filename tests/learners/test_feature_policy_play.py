@@ -238,11 +238,12 @@ def test_bad_play_parameters_are_refused_by_name(kwargs, name):
         FeaturePolicy(**kwargs)
 
 
-@pytest.mark.parametrize("play", [dict(link="igw", gamma0=10.0), dict(t0=50.0),
-                                  dict(t0=50.0, min_temperature=0.01)])
+@pytest.mark.parametrize("play", [dict(link="igw", gamma0=10.0, t0=None), dict(t0=50.0),
+                                  dict(t0=50.0, min_temperature=0.01), dict(t0=None)])
 def test_in_boblo_the_law_keeps_its_floor_and_the_clock_counts_rounds(play):
-    """BoBLO on the new laws: a distribution with every arm at least eta / k each round and
-    the clock one step a round; the compiled round takes the softmax (fixed or annealed), the
+    """BoBLO on the play laws (over `DEFAULT_LEARNER`, whose annealing, t0 = 50, inverse gap
+    weighting must drop): a distribution with every arm at least eta / k each round and the
+    clock one step a round; the compiled round takes the softmax (fixed or annealed), the
     numpy round plays inverse gap weighting."""
     eta, k = 0.05, 4
     policy = BoBLO(learner=FeaturePolicy(**{**DEFAULT_LEARNER, **play}), exploration=eta,
@@ -254,14 +255,15 @@ def test_in_boblo_the_law_keeps_its_floor_and_the_clock_counts_rounds(play):
         assert np.isclose(p.sum(), 1.0, atol=1e-12) and p.min() >= eta / k - 1e-12
         policy.update(arm, context, stream.reward(arm))
     assert policy.booco.copies._t == t + 1
-    assert policy._fused and policy._jit == (BoBLO._JIT and "t0" in play)
+    assert policy._fused and policy._jit == (BoBLO._JIT and "link" not in play)
 
 
 @pytest.mark.parametrize("t0, floor", [(None, None), (30.0, None), (30.0, 0.01)])
 def test_compiled_and_numpy_rounds_agree_on_the_softmax_at_the_clock(t0, floor):
     """The compiled round takes the annealed temperature at the learner's clock (floored or
     not) and moves the clock as the numpy round does: same arms, laws within 1e-12, same clock
-    (the default, t0 None, included: its clock counts rounds whichever round ran)."""
+    (the fixed temperature, t0 None, included: its clock counts rounds whichever round ran;
+    t0 = 50, the default, in tests/onlineboost/test_boblo_kernel.py)."""
     if not BoBLO._JIT:
         pytest.skip("numba missing")
     play = {"t0": t0} if floor is None else {"t0": t0, "min_temperature": floor}

@@ -12,8 +12,12 @@ from river import preprocessing
 
 import learners
 from onlineboost import BoBLO, BoOCO, evaluate, losses, sets
-from onlineboost.boblo import DEFAULT_LEARNER
+from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
 from streams import LinearBandit
+
+#: the default weak learner's parameters at a fixed temperature (`t0=None`): BoBLO's default
+#: play until issue 13's sixth session, one argument away from the annealed default
+FIXED_LEARNER = {**DEFAULT_LEARNER, "t0": None}
 
 warnings.filterwarnings("ignore", category=RuntimeWarning)
 
@@ -335,11 +339,11 @@ def test_arm_law_sums_to_one_and_keeps_the_exploration_floor_every_round(kwargs)
 
 
 def test_n5_staged_policies_aggregated_within_the_exp4_bound():
-    """On the seeded LinearBandit, the played arms' expected reward is within Exp4's bound
-    2 sqrt(T k ln M) of the best staged policy's (the experts' laws, scored with the true mean
-    rewards of every round)."""
+    """On the seeded LinearBandit, the played arms' expected reward under `LeadExp4`
+    (`aggregate="exp4"`) is within Exp4's bound 2 sqrt(T k ln M) of the best staged policy's
+    (the experts' laws, scored with the true mean rewards of every round)."""
     T, k = 3000, 5
-    policy = BoBLO(n_learners=5, seed=0)
+    policy = BoBLO(n_learners=5, aggregate="exp4", seed=0)
     stream = LinearBandit(d=6, k=k, seed=5, n_rounds=T)
     advice_log = []
     inner = policy.exp4 if policy.exp4 is not None else None
@@ -383,9 +387,16 @@ _CASES = {
     "minmax-n2": dict(transformer=preprocessing.MinMaxScaler(), n_learners=2),
     "ridge-k12-n2": dict(n_learners=2),
     # the weak learner on the loss model (BoBLO's default learner since issue 13's third
-    # session), recorded with the code that introduced it
-    "model-fp-n1": dict(learner=learners.FeaturePolicy(**DEFAULT_LEARNER)),
-    "model-fp-n5": dict(learner=learners.FeaturePolicy(**DEFAULT_LEARNER), n_learners=5),
+    # session) at its fixed temperature, recorded with the code that introduced it
+    "model-fp-n1": dict(learner=learners.FeaturePolicy(**FIXED_LEARNER)),
+    "model-fp-n5": dict(learner=learners.FeaturePolicy(**FIXED_LEARNER), n_learners=5),
+    # the default learner since issue 13's sixth session (the annealed softmax, t0 = 50),
+    # alone and as copy 1 of N = 5 under aggregate="auto" (FitLead: no switch in 400 rounds,
+    # so N = 1's law), recorded with the code that made it the default (1c52cdf)
+    "model-fp-annealed-n1": dict(learner=learners.FeaturePolicy(**DEFAULT_LEARNER)),
+    "model-fp-annealed-n5-auto": dict(
+        learner=learners.FeaturePolicy(**DEFAULT_LEARNER, **DEFAULT_LATER), n_learners=5,
+        aggregate="auto"),
 }
 
 
@@ -508,6 +519,19 @@ GOLDEN = {  # case: (sum over the rounds of the arm law p_t, the last p_t)
         144.20887993526088, 5.394649869358366],
         [0.7862726746388367, 0.05467979453195026, 0.13814571215748128, 0.0056211735680678915,
             0.015280645103663924]),
+    # the annealed default learner (t0 = 50), recorded with the code of 1c52cdf; N = 5 under
+    # aggregate="auto" (FitLead, never switched here) plays N = 1's law
+    'model-fp-annealed-n1/dense': ([82.62264414745643, 74.88659180936679, 88.7902890785198,
+        148.29000048997227, 5.4104744746851505],
+        [0.9633630885980001, 0.00255555499744102, 0.032017607239547746, 0.00106082735701381,
+            0.0010029218079969718]),
+    'model-fp-annealed-n1/sparse': ([193.20803907459285, 44.35627876231988, 75.31324456790445,
+        87.12243759518253],
+        [0.00125, 0.5952418154788128, 0.40225818452118717, 0.00125]),
+    'model-fp-annealed-n5-auto/dense': ([82.62264414745643, 74.88659180936679, 88.7902890785198,
+        148.29000048997227, 5.4104744746851505],
+        [0.9633630885980001, 0.00255555499744102, 0.032017607239547746, 0.00106082735701381,
+            0.0010029218079969718]),
     # recorded again after the robust context scaler (onlineboost.scaling) replaced river's
     # arithmetic in BoBLO's default transformer; the other cases use no BoBLO scaler
     'blo-box': ([16.0, 34.0, 213.0, 37.0, 19.246968663299928, 38.76005668063469,

@@ -90,8 +90,9 @@ def _play_side_by_side(kernel, numpy, stream, rounds=None, check=None):
 
 @pytest.mark.parametrize("name", ["LinearBandit", "digits", "ImageSegments"])
 def test_the_kernel_agrees_with_the_numpy_round_over_full_passes(name):
-    """Defaults, seed 0 of each stream, every round: laws and estimates to 1e-12 (norm-wise
-    relative), the same arm every round, the learnt states to 1e-12. On ImageSegments only the
+    """Defaults (the annealed softmax, t0 = 50: the kernel plays at the copy's clock), seed 0
+    of each stream, every round: laws and estimates to 1e-12 (norm-wise relative), the same
+    arm every round, the learnt states to 1e-12. On ImageSegments only the
     first 1,000 rounds are held to 1e-12: its contexts have collinear columns, whose directions
     the forgetting learner never sees, so its inverse Gram matrix grows there as 0.995^-t and
     any rounding difference grows with it. One ulp added to one entry of the numpy round's own
@@ -106,6 +107,9 @@ def test_the_kernel_agrees_with_the_numpy_round_over_full_passes(name):
 
     law, cost, flips = _play_side_by_side(kernel, numpy, STREAMS[name](0), check=check)
     assert kernel._jit and kernel._rounds == numpy._rounds
+    copies = kernel.booco.copies
+    assert copies.t0 == DEFAULT_LEARNER["t0"] == 50.0 and copies.min_temperature is None
+    assert copies._t == numpy.booco.copies._t == kernel._rounds  # (the clock moved every round)
     assert flips == 0
     assert early and max(early.values()) <= TOL, early
     final = _state_gaps(kernel, numpy)
@@ -122,17 +126,20 @@ def test_the_kernel_agrees_with_the_numpy_round_over_full_passes(name):
                                     l2=5.0, temperature=0.1, forget=1.0, n_features=0,
                                     on_model=True)},
                                 {"learner": learners.FeaturePolicy(
-                                    **DEFAULT_LEARNER, t0=50.0, min_temperature=0.01)}],
+                                    **{**DEFAULT_LEARNER, "min_temperature": 0.01})},
+                                {"learner": learners.FeaturePolicy(
+                                    **{**DEFAULT_LEARNER, "t0": None})}],
                          ids=["optimism", "sqrt", "no-scaler", "three-penalties",
                               "one-penalty", "one-penalty-optimism",
-                              "other-learner-parameters", "annealed-floored"])
+                              "other-learner-parameters", "annealed-floored",
+                              "fixed-temperature"])
 @pytest.mark.parametrize("name", ["LinearBandit", "digits"])
 def test_the_kernel_takes_every_parameter_from_the_state(name, kw):
     """Other values of what the kernels take as inputs (optimism, the implicit exploration's
     schedule and the exploration, no scaler, three penalties, one penalty (the
-    `_ArmRidge` kernels), the learner's penalty, temperature and forgetting, the annealed
-    softmax with a floor, reached at t = 50 ((0.02 / 0.01)^2 - 1) = 150): the same agreement
-    over 600 rounds."""
+    `_ArmRidge` kernels), the learner's penalty, temperature and forgetting, the default's
+    annealed softmax with a floor, reached at t = 50 ((0.02 / 0.01)^2 - 1) = 150, and at a
+    fixed temperature, t0 None): the same agreement over 600 rounds."""
     kernel, numpy = BoBLO(seed=2, **kw), _numpy(BoBLO(seed=2, **kw))
     law, cost, flips = _play_side_by_side(kernel, numpy, STREAMS[name](1), rounds=600)
     assert kernel._jit and flips == 0
@@ -252,9 +259,11 @@ def test_which_configurations_the_kernels_cover():
     assert jit()
     assert jit(optimism=0.1, model_l2=(1.0, 2.0, 3.0), transformer=None)
     assert jit(model_l2=20.0)  # (one penalty: `_ArmRidge`'s kernels)
-    assert jit(learner=learners.FeaturePolicy(**DEFAULT_LEARNER, t0=50.0))
-    assert jit(learner=learners.FeaturePolicy(**DEFAULT_LEARNER, t0=50.0, min_temperature=0.01))
-    assert not jit(learner=learners.FeaturePolicy(**DEFAULT_LEARNER, link="igw"))
+    assert jit(learner=learners.FeaturePolicy(**DEFAULT_LEARNER))  # (annealed, t0 = 50)
+    assert jit(learner=learners.FeaturePolicy(**{**DEFAULT_LEARNER, "t0": None}))  # (fixed)
+    assert jit(learner=learners.FeaturePolicy(**{**DEFAULT_LEARNER, "min_temperature": 0.01}))
+    assert not jit(learner=learners.FeaturePolicy(**{**DEFAULT_LEARNER, "t0": None},
+                                                  link="igw"))
     assert not jit(learner=learners.FeaturePolicy(n_features=8, on_model=True))
     assert not jit(learner=learners.FeaturePolicy(n_features=0))  # (not on the model)
     assert not jit(gamma=0.5)  # (x^1 = mu + 2 (W - mu) may leave the simplex)

@@ -1,5 +1,9 @@
-"""BoBLO(n_learners=N) under its default aggregate (`exp4.LeadExp4`): until a stage leads the
-first copy beyond noise it plays exactly what BoBLO() plays, round by round."""
+"""BoBLO(n_learners=N) under `aggregate="exp4"` (`exp4.LeadExp4`, the default aggregate until
+issue 13's sixth session; `"auto"` now picks `depth.FitLead`, tests/onlineboost/test_depth.py and
+test_boblo_auto.py): until a stage leads the first copy beyond noise it plays exactly what the
+first copy alone plays, round by round. The switching tests build the fixed-temperature first
+copy explicitly (`FIXED_LEARNER`): with the annealed default copy 1 LeadExp4 never switches on
+`NonlinearBandit` (tests/onlineboost/test_depth.py)."""
 
 from __future__ import annotations
 
@@ -13,15 +17,20 @@ from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
 from onlineboost.exp4 import LeadExp4
 from streams import LinearBandit, NonlinearBandit
 
+#: the default learner at a fixed temperature (BoBLO's default play until the sixth session)
+FIXED_LEARNER = {**DEFAULT_LEARNER, "t0": None}
 
-@pytest.mark.parametrize("learner", [None, dict(DEFAULT_LEARNER, later_features=16)],
-                         ids=["default", "later-fourier"])
+
+@pytest.mark.parametrize("learner", [None, dict(DEFAULT_LEARNER, later_features=16),
+                                     dict(FIXED_LEARNER, later_features=16)],
+                         ids=["default", "later-fourier", "fixed-temperature"])
 def test_n5_plays_the_n1_arm_law_until_the_switch(learner):
     """Same seed, same stream: every arm law of N = 5 equals N = 1's (the same floats), so
     every arm drawn is the same, as long as LeadExp4 has not switched (it has not here)."""
     T = 1500
-    make = (lambda n: BoBLO(n_learners=n, seed=3)) if learner is None else (
-        lambda n: BoBLO(learners.FeaturePolicy(**learner), n_learners=n, seed=3))
+    make = (lambda n: BoBLO(n_learners=n, aggregate="exp4", seed=3)) if learner is None else (
+        lambda n: BoBLO(learners.FeaturePolicy(**learner), n_learners=n, aggregate="exp4",
+                        seed=3))
     one, five = make(1), make(5)
     one._JIT = False  # (N = 1's numpy round: the compiled one agrees to rounding, same arms)
     streams = [LinearBandit(d=6, k=4, seed=2, n_rounds=T) for _ in range(2)]
@@ -57,8 +66,9 @@ class _Overflow:
         return W
 
 
-def test_non_finite_later_stages_refuse_the_round():
-    policy = BoBLO(n_learners=3, seed=0, transformer=None)
+@pytest.mark.parametrize("aggregate", ["exp4", "auto"])
+def test_non_finite_later_stages_refuse_the_round(aggregate):
+    policy = BoBLO(n_learners=3, aggregate=aggregate, seed=0, transformer=None)
     rng = np.random.default_rng(0)
     for _ in range(20):
         c = {"a": float(rng.normal()), "b": float(rng.normal())}
@@ -98,14 +108,18 @@ def test_later_copies_are_fourier_by_default_and_copy_one_is_unchanged():
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_n5_switches_and_earns_more_where_the_best_policy_is_not_linear(seed):
-    """`NonlinearBandit`: no linear correction sees the rings, the Fourier later copies do;
-    LeadExp4 finds a later stage within 3,000 rounds and BoBLO(n_learners=5) then earns
-    clearly more than BoBLO() (measured +0.10 / +0.05 / +0.07). Linear later copies (the
-    previous default) add no policy class: they never switch and tie N = 1 exactly."""
+    """`NonlinearBandit`, the fixed-temperature first copy: no linear correction sees the
+    rings, the Fourier later copies do; LeadExp4 finds a later stage within 3,000 rounds and
+    N = 5 then earns clearly more than N = 1 (measured +0.10 / +0.05 / +0.07). Linear later
+    copies add no policy class: they never switch and tie N = 1 exactly."""
     T = 3000
-    one, five = BoBLO(seed=seed), BoBLO(n_learners=5, seed=seed)
-    linear = BoBLO(learners.FeaturePolicy(**DEFAULT_LEARNER), n_learners=5, seed=seed)
+    one = BoBLO(learners.FeaturePolicy(**FIXED_LEARNER), seed=seed)
+    five = BoBLO(learners.FeaturePolicy(**FIXED_LEARNER, **DEFAULT_LATER), n_learners=5,
+                 aggregate="exp4", seed=seed)
+    linear = BoBLO(learners.FeaturePolicy(**FIXED_LEARNER), n_learners=5, aggregate="exp4",
+                   seed=seed)
     r1, r5, rlin = (_run(p, NonlinearBandit(seed=seed, n_rounds=T)) for p in (one, five, linear))
+    assert isinstance(five.exp4, LeadExp4) and isinstance(linear.exp4, LeadExp4)
     assert five.exp4.switch_round is not None and five.exp4.switch_round < 2500
     assert five.exp4.mixing
     assert r5 > r1 + 0.03
@@ -113,11 +127,14 @@ def test_n5_switches_and_earns_more_where_the_best_policy_is_not_linear(seed):
 
 
 def test_n5_does_not_switch_where_the_first_copy_is_already_right():
-    """`LinearBandit` (the development stream's size): the best policy is linear, copy 1
-    expresses it, and BoBLO(n_learners=5) with its Fourier later copies plays BoBLO()'s law
-    throughout: the same reward, float for float."""
+    """`LinearBandit` (the development stream's size), the fixed-temperature first copy: the
+    best policy is linear, copy 1 expresses it, and N = 5 under LeadExp4 with its Fourier
+    later copies plays N = 1's law throughout: the same reward, float for float."""
     T = 3000
-    one, five = BoBLO(seed=0), BoBLO(n_learners=5, seed=0)
+    one = BoBLO(learners.FeaturePolicy(**FIXED_LEARNER), seed=0)
+    five = BoBLO(learners.FeaturePolicy(**FIXED_LEARNER, **DEFAULT_LATER), n_learners=5,
+                 aggregate="exp4", seed=0)
     r1, r5 = (_run(p, LinearBandit(d=10, k=5, noise=0.5, seed=0, n_rounds=T)) for p in (one, five))
+    assert isinstance(five.exp4, LeadExp4)
     assert five.exp4.switch_round is None and r5 == r1
     assert np.all(five.exp4.lead < five.exp4.margins)

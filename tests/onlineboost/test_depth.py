@@ -243,18 +243,23 @@ def test_boblo_fit_switches_where_the_best_policy_is_not_linear(seed):
 
 
 def test_boblo_fit_switches_with_a_greedy_annealed_first_copy():
-    """The annealed first copy plays nearly greedily, which keeps LeadExp4's importance
-    weighted margin from ever being passed on `NonlinearBandit`; the fit test, which needs no
-    importance weight, still switches and gains."""
+    """The annealed first copy (the default learner, t0 = 50) plays nearly greedily, which
+    keeps LeadExp4's importance weighted margin from ever being passed on `NonlinearBandit`;
+    the fit test, which needs no importance weight, still switches and gains. The defaults'
+    N = 5 (`aggregate="auto"`) is the fit test."""
     T, seed = 3000, 0
-    ann = dict(DEFAULT_LEARNER, t0=50.0)
-    one = BoBLO(learners.FeaturePolicy(**ann), seed=seed)
-    lead = BoBLO(learners.FeaturePolicy(**ann, **DEFAULT_LATER), n_learners=5, seed=seed)
-    fit = BoBLO(learners.FeaturePolicy(**ann, **DEFAULT_LATER), n_learners=5, seed=seed,
-                aggregate="fit")
-    r1, rl, rf = (_run(p, NonlinearBandit(seed=seed, n_rounds=T)) for p in (one, lead, fit))
+    assert DEFAULT_LEARNER["t0"] == 50.0
+    one = BoBLO(seed=seed)
+    lead = BoBLO(n_learners=5, aggregate="exp4", seed=seed)
+    fit = BoBLO(n_learners=5, seed=seed)
+    explicit = BoBLO(learners.FeaturePolicy(**DEFAULT_LEARNER, **DEFAULT_LATER), n_learners=5,
+                     aggregate="fit", seed=seed)
+    r1, rl, rf, re = (_run(p, NonlinearBandit(seed=seed, n_rounds=T))
+                      for p in (one, lead, fit, explicit))
     assert lead.exp4.switch_round is None and rl == r1
+    assert isinstance(fit.exp4, FitLead)
     assert fit.exp4.switch_round is not None and rf > r1 + 0.05
+    assert explicit.exp4.switch_round == fit.exp4.switch_round and re == rf
 
 
 def test_boblo_fit_does_not_switch_where_the_first_copy_is_right():

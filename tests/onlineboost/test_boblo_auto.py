@@ -1,0 +1,170 @@
+"""BoBLO's default aggregate, `aggregate="auto"` (issue 13, sixth session): `"fit"`
+(`depth.FitLead`) under `estimator="dr"` with weak learners whose stacks give vector
+`predicted_costs`, else `"exp4"` (`exp4.LeadExp4`). Resolved once in `__init__` from the
+parameters (river clones through them, so `_get_params()` keeps `"auto"`); pickles made before
+`"auto"` (no `_aggregate`) use their `aggregate` as it was."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+import learners
+from onlineboost import BoBLO
+from onlineboost.boblo import DEFAULT_LEARNER
+from onlineboost.depth import FitLead
+from onlineboost.exp4 import LeadExp4
+from streams import LinearBandit, NonlinearBandit
+
+C = {"a": 0.3, "b": -1.2}
+
+
+def _first_round(policy, arms=(0, 1, 2)):
+    arm = policy.pull(list(arms), C)
+    policy.update(arm, C, 0.5)
+    return policy
+
+
+def _run(policy, stream):
+    total = 0.0
+    for context, arm_ids in stream:
+        arm = policy.pull(arm_ids, context)
+        reward = stream.reward(arm)
+        total += reward
+        policy.update(arm, context, reward)
+    return total / stream.n_rounds
+
+
+def test_auto_is_the_default_and_picks_fit_for_the_default_learner():
+    policy = BoBLO(n_learners=5, seed=0)
+    assert policy.aggregate == "auto" and policy._aggregate == "fit"
+    assert isinstance(_first_round(policy).exp4, FitLead)
+    # N = 1: resolved alike, but there is nothing to aggregate (the compiled round plays)
+    one = _first_round(BoBLO(seed=0))
+    assert one._aggregate == "fit" and one.exp4 is None and one._fused
+    # other learners whose stacks predict costs: fit too
+    ridge = BoBLO(learners.RidgePolicy(), n_learners=3, seed=0)
+    assert ridge._aggregate == "fit" and isinstance(_first_round(ridge).exp4, FitLead)
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(estimator="ips"),  # no loss model to anchor the stages' costs
+    dict(estimator="ips", learner=learners.FeaturePolicy(**DEFAULT_LEARNER)),
+    dict(learner=learners.LinearOGD()),  # a dict learner: no vector stack
+    dict(learner=learners.SoftmaxPolicy()),  # vector stack, no `predicted_costs`
+], ids=["ips", "ips-feature", "dict-learner", "no-predicted-costs"])
+def test_auto_picks_exp4_where_fit_does_not_apply(kwargs):
+    policy = BoBLO(n_learners=3, seed=0, **kwargs)
+    assert policy.aggregate == "auto" and policy._aggregate == "exp4"
+    assert type(_first_round(policy).exp4) is LeadExp4
+    # what "fit" itself would refuse there, "auto" does not
+    with pytest.raises(ValueError, match="aggregate"):
+        BoBLO(n_learners=3, aggregate="fit", **kwargs)
+
+
+def test_auto_under_the_paper_estimator_and_on_the_blo_face_aggregates_nothing():
+    paper = _first_round(BoBLO(n_learners=3, estimator="paper", seed=0))
+    assert paper._aggregate == "exp4" and paper.exp4 is None  # (Algorithm 2 plays x_t)
+    from onlineboost import sets
+
+    blo = BoBLO(n_learners=3, decision_set=sets.Simplex(3), seed=0)
+    blo.learn_one(C, float(blo.predict_one(C) @ np.array([0.2, 0.5, 0.9])))
+    assert blo._aggregate == "fit" and blo.exp4 is None
+
+
+@pytest.mark.parametrize("aggregate", ["exp4", "fit", None])
+def test_explicit_values_are_kept(aggregate):
+    policy = BoBLO(n_learners=3, aggregate=aggregate, seed=0)
+    assert policy.aggregate == policy._aggregate == aggregate
+    agg = _first_round(policy).exp4
+    assert (type(agg) if agg is not None else None) is {"exp4": LeadExp4, "fit": FitLead,
+                                                        None: None}[aggregate]
+
+
+def test_params_keep_auto_and_clones_resolve_it_again():
+    policy = _first_round(BoBLO(n_learners=3, seed=0))
+    assert policy._get_params()["aggregate"] == "auto"
+    clone = policy.clone()
+    assert clone.aggregate == "auto" and clone._aggregate == "fit" and clone.exp4 is None
+    # the clone resolves from its own parameters, not from the original's resolution
+    ips = policy.clone({"estimator": "ips"})
+    assert ips.aggregate == "auto" and ips._aggregate == "exp4"
+    assert type(_first_round(ips).exp4) is LeadExp4
+    # a clone plays what a fresh policy with the same parameters plays
+    fresh, twin = BoBLO(n_learners=3, seed=0), policy.clone()
+    stream = list(LinearBandit(d=3, k=3, seed=4, n_rounds=200))
+    for context, arms in stream:
+        a, b = fresh.pull(arms, context), twin.pull(arms, context)
+        assert a == b
+        fresh.update(a, context, 0.25 * a)
+        twin.update(b, context, 0.25 * b)
+    np.testing.assert_array_equal(fresh.exp4.lead, twin.exp4.lead)
+
+
+@pytest.mark.parametrize("bad", ["AUTO", "hedge", "", 1, True, ("fit",)])
+def test_bad_aggregate_values_are_refused_by_name(bad):
+    with pytest.raises(ValueError, match="aggregate"):
+        BoBLO(aggregate=bad)
+    # through a clone of a policy mid-stream: refused, the policy unchanged
+    policy = _first_round(BoBLO(n_learners=3, seed=0))
+    before = pickle.dumps(policy)
+    with pytest.raises(ValueError, match="aggregate"):
+        policy.clone({"aggregate": bad})
+    assert pickle.dumps(policy) == before
+    assert policy.aggregate == "auto" and policy._aggregate == "fit"
+
+
+@pytest.mark.parametrize("aggregate, kind", [("exp4", LeadExp4), ("fit", FitLead)])
+def test_pickles_without_the_resolved_aggregate_use_their_own(aggregate, kind):
+    """A policy pickled before `"auto"` existed has no `_aggregate`: its `aggregate`
+    ("exp4" or "fit" then) decides, at the first pull and mid-stream alike."""
+    old = BoBLO(n_learners=3, aggregate=aggregate, seed=0)
+    twin = BoBLO(n_learners=3, aggregate=aggregate, seed=0)
+    del old.__dict__["_aggregate"]  # the old layout
+    old = pickle.loads(pickle.dumps(old))
+    assert not hasattr(old, "_aggregate")
+    stream = list(LinearBandit(d=3, k=3, seed=5, n_rounds=150))
+    for t, (context, arms) in enumerate(stream):
+        if t == 60:  # pickled again mid-stream, still without `_aggregate`
+            old = pickle.loads(pickle.dumps(old))
+        a, b = old.pull(arms, context), twin.pull(arms, context)
+        assert a == b and old.arm_probabilities.tolist() == twin.arm_probabilities.tolist()
+        old.update(a, context, 0.3 * a)
+        twin.update(b, context, 0.3 * b)
+    assert type(old.exp4) is kind and not hasattr(old, "_aggregate")
+
+
+def test_the_unit_test_params_resolve():
+    resolved = [BoBLO(**params)._aggregate for params in BoBLO._unit_test_params()]
+    assert resolved == ["exp4", "fit", "fit"]  # (SoftmaxPolicy under "ips"; the defaults)
+
+
+# -- the defaults' N = 5: FitLead's switch where it matters, none where it does not ---------------
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_default_n5_switches_where_the_best_policy_is_not_linear(seed):
+    """`NonlinearBandit` (seed 0 in tests/onlineboost/test_depth.py, against LeadExp4): the
+    defaults' N = 5 (annealed copy 1, Fourier later copies, FitLead) finds a later stage and
+    earns clearly more than `BoBLO()`."""
+    T = 3000
+    one, five = BoBLO(seed=seed), BoBLO(n_learners=5, seed=seed)
+    r1, r5 = (_run(p, NonlinearBandit(seed=seed, n_rounds=T)) for p in (one, five))
+    assert isinstance(five.exp4, FitLead)
+    assert five.exp4.switch_round is not None and five.exp4.switch_round < 2000
+    assert five.exp4.expert >= 1 and five.exp4.mixing
+    assert r5 > r1 + 0.05
+
+
+def test_default_n5_does_not_switch_where_the_first_copy_is_right():
+    """`LinearBandit` (the development stream's size): the defaults' N = 5 never switches and
+    plays `BoBLO()`'s law throughout, the same reward float for float."""
+    T = 3000
+    one, five = BoBLO(seed=1), BoBLO(n_learners=5, seed=1)
+    r1, r5 = (_run(p, LinearBandit(d=10, k=5, noise=0.5, seed=1, n_rounds=T))
+              for p in (one, five))
+    assert isinstance(five.exp4, FitLead)
+    assert five.exp4.switch_round is None and r5 == r1
+    assert np.all(five.exp4.lead < five.exp4.margins)
