@@ -51,9 +51,9 @@ near a vertex is small and noisy. Stage $i$ then plays
 $\operatorname{softmax}(-(m + \hat g_1 + \dots + \hat g_i)(c)/\tau)$: copy 1's policy plus
 non-linear corrections of what it leaves.
 
-**Play laws** (`link`, `gamma0`, `t0`, `min_temperature`; issue 13, fifth session). By
-default a copy plays $\operatorname{softmax}(-y/\tau)$ of its predicted costs $y$ at a fixed
-temperature, which
+**Play laws** (`link`, `gamma0`, `t0`, `min_temperature`; issue 13, fifth session). With
+this class's own defaults (`t0=None`) a copy plays $\operatorname{softmax}(-y/\tau)$ of its
+predicted costs $y$ at a fixed temperature, which
 keeps a fixed share of probability off the cheapest-looking arm forever: Boltzmann exploration
 at a fixed temperature has regret linear in $T$ (Cesa-Bianchi et al. 2017). Two laws whose
 exploration shrinks as the copy learns, both on the copy's clock $t$ (its learning steps so far,
@@ -71,14 +71,16 @@ state that is pickled):
   model plus the copy's correction, and BoBLO mixes it with its exploration floor, so that bound
   is the law's motivation, not a claim about BoBLO.
 
-Neither is BoBLO's default: on the development streams the annealed softmax ($t_0 = 50$) passed
-the tuning rule (+0.0037 in the mean, seeds 100-119), but as copy 1 of `BoBLO(n_learners>1)`
-either law plays so nearly greedily that `LeadExp4`'s importance-weighted leads never pass
-their margins, and N = 5 loses its gain on `streams.NonlinearBandit`
-(`benchmarks/results/40_bandits.md`, fifth session). Floored at 0.005-0.01 the annealed softmax
-keeps its gain on the development streams (+0.0022 to +0.0037), but N = 5 still switches on at
-most 1 of 5 seeds there (sixth session): any copy 1 played below the default temperature late in
-the stream spreads the importance weights too far.
+The annealed softmax ($t_0 = 50$) is BoBLO's default play (`onlineboost.boblo.DEFAULT_LEARNER`,
+issue 13, sixth session): on the development streams it passed the tuning rule (+0.0037 in the
+mean, tuning seeds 100-119, 2.2 paired standard errors; `benchmarks/results/40_bandits.md`,
+fifth session). As copy 1 of `BoBLO(n_learners>1)` it plays so nearly greedily that
+`LeadExp4`'s importance-weighted leads never pass their margins on `streams.NonlinearBandit`
+(inverse gap weighting likewise; floored at 0.005-0.01, N = 5 still switched on at most 1 of 5
+seeds), so BoBLO's default `aggregate="auto"` gives N > 1 `depth.FitLead`, whose switch test
+needs no importance weight and keeps N = 5's gain there (5 of 5 seeds 100-104). The fixed
+temperature, BoBLO's default play before, is one argument away:
+`FeaturePolicy(**{**DEFAULT_LEARNER, "t0": None})`; so is `BoBLO(aggregate="exp4")`.
 """
 
 from __future__ import annotations

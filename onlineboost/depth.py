@@ -8,7 +8,10 @@ the played arm** is observed, with no importance weight. `FitLead` plays expert 
 stage) exactly until some stage is a better online regression of the played arms' losses than
 stage 0 beyond noise, a time-uniform test with no $1/\pi^0$ in it: its margin stays small
 when a greedy first stage rarely plays the arms a later stage would, where `exp4.LeadExp4`'s
-importance weighted margin explodes (issue 13).
+importance weighted margin explodes (issue 13). It is `BoBLO(n_learners>1)`'s default aggregate
+(`aggregate="auto"` under the `"dr"` estimator with weak learners whose stacks predict costs,
+such as the default one, whose annealed first copy `LeadExp4` never switches away from on
+`streams.NonlinearBandit`; issue 13, sixth session).
 """
 
 from __future__ import annotations
