@@ -123,36 +123,33 @@ class BoBLO(bandit.base.ContextualPolicy):
     (tuning seeds 100-119), so there it plays what `BoBLO()` plays, round for round; where the
     best policy is not linear in the context it switches and earns more (below). For it only
     the aggregator's bound below is claimed (its copies are not independent weak learners).
-    For $N = 1$ no regret bound is claimed: the
-    played law is a softmax of a ridge model plus a learned correction (a soft LinUCB without
-    its optimism; `optimism > 0` plays the model's lower confidence bounds instead), the DR
-    estimate is unbiased for $c = 0$ whatever the model (the default $c = 1$ trades that for
-    variance; `implicit="sqrt"` is unbiased in the limit), and every arm keeps probability at
-    least $\eta/d$. On the evaluation seeds 0-4 the defaults score 0.868 / 0.858 / 0.664
-    against river's LinUCB tuned per data set 0.884 / 0.841 / 0.669, and
-    `BoBLO(n_learners=5)` the same as `BoBLO()`, seed for seed (it never left its first copy);
-    at the fixed temperature (the defaults before the sixth session) 0.866 / 0.848 / 0.664,
-    with one penalty of 20 0.863 / 0.849 / 0.669.
-    **The play law.** The temperature anneals because Boltzmann exploration at a fixed
-    temperature keeps a fixed share of probability off the cheapest-looking arm forever
-    (`learners.feature_policy`). The other laws are one argument away
-    (`learners.FeaturePolicy`'s `t0`, `min_temperature` and `link`): the fixed temperature,
-    `BoBLO(learner=FeaturePolicy(**{**DEFAULT_LEARNER, "t0": None}))` (the default until the
-    sixth session; compiled too), the annealed one floored,
-    `FeaturePolicy(**{**DEFAULT_LEARNER, "min_temperature": 0.01})` ($\tau_t \ge 0.01$,
-    compiled too), and inverse gap weighting, `FeaturePolicy(**{**DEFAULT_LEARNER, "t0": None},
-    link="igw", gamma0=300)`. On the tuning seeds 100-119 the annealed law beat the fixed
-    temperature by 0.0037 (standard error 0.0017), the best of thirteen candidates and one
-    of three that passed the refined rule (`benchmarks/results/40_bandits.md`, fifth
-    session). As the first
-    copy of `BoBLO(n_learners>1)` it plays so nearly greedily that `LeadExp4`
-    (`aggregate="exp4"`), whose importance-weighted margin grows where the first copy rarely
-    plays, never switches on `NonlinearBandit` (0 of 5 seeds 100-104, as with inverse gap
-    weighting; the floored law: 1 of 5), while the fixed temperature's N = 5 switched there
-    and gained 0.08. The fit test needs no importance weight and switches with it (5 of 5
-    seeds 100-104, 0.671 against the fixed temperature's N = 5 with `LeadExp4`, 0.625), so
-    `aggregate="auto"` gives N > 1 `"fit"` (sixth session); `LeadExp4` is one argument away,
-    `aggregate="exp4"`.
+    For $N = 1$ no regret bound is claimed: the played law is an annealed softmax of a ridge model
+    plus a learned correction (a soft LinUCB without its optimism; `optimism > 0` plays the model's
+    lower confidence bounds instead), the DR estimate is unbiased for $c = 0$ whatever the model
+    (the default $c = 1$ trades that for variance; `implicit="sqrt"` is unbiased in the limit), and
+    every arm keeps probability at least $\eta/d$. On the evaluation seeds 0-4 the defaults score
+    0.868 / 0.858 / 0.664 against river's LinUCB tuned per data set 0.884 / 0.841 / 0.669, and
+    `BoBLO(n_learners=5)` the same as `BoBLO()`, seed for seed (it never left its first copy); at
+    the fixed temperature (the defaults before the sixth session) 0.866 / 0.848 / 0.664, with one
+    penalty of 20 0.863 / 0.849 / 0.669.
+    **The play law.** The temperature anneals because Boltzmann exploration at a fixed temperature
+    keeps a fixed share of probability off the cheapest-looking arm forever
+    (`learners.feature_policy`). The other laws are one argument away (`learners.FeaturePolicy`'s
+    `t0`, `min_temperature` and `link`): the fixed temperature,
+    `BoBLO(learner=FeaturePolicy(**{**DEFAULT_LEARNER, "t0": None}))` (the default until the sixth
+    session; compiled too), the annealed one floored, `FeaturePolicy(**{**DEFAULT_LEARNER,
+    "min_temperature": 0.01})` ($\tau_t \ge 0.01$, compiled too), and inverse gap weighting,
+    `FeaturePolicy(**{**DEFAULT_LEARNER, "t0": None}, link="igw", gamma0=300)`. On the tuning seeds
+    100-119 the annealed law beat the fixed temperature by 0.0037 (standard error 0.0017), the best
+    of thirteen candidates and one of three that passed the refined rule
+    (`benchmarks/results/40_bandits.md`, fifth session). As the first copy of `BoBLO(n_learners>1)`
+    it plays so nearly greedily that `LeadExp4` (`aggregate="exp4"`), whose importance-weighted
+    margin grows where the first copy rarely plays, never switches on `NonlinearBandit` (0 of 5
+    seeds, 100-104 and 0-4 alike; inverse gap weighting likewise; floored at 0.01, 1 of 5), while
+    the fixed temperature's N = 5 switched there and gained 0.08. The fit test needs no importance
+    weight and switches with it (5 of 5 seeds 100-104, 0.671 against the fixed temperature's N = 5
+    with `LeadExp4`, 0.625), so `aggregate="auto"` gives N > 1 `"fit"` (sixth session); `LeadExp4`
+    is one argument away, `aggregate="exp4"`.
     `BoBLO(estimator="paper")` is Hazan & Singh's Algorithm 2 with the same weak learner
     (not handed the model, so its corrections alone):
     explore a uniform vertex with probability $\eta$, pass $(d/\eta) f_t(e_i) e_i$ then and 0
