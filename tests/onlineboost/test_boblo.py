@@ -108,7 +108,8 @@ def run(policy, T, seed=1):
 
 def test_defaults_regret_falls_with_T():
     # (the defaults on the loss model reach a low average regret within 1000 rounds, measured
-    # 0.018 there, 0.062 after 300 and 0.012 after 4000: the short run is 300 rounds)
+    # 0.017 there, 0.057 after 300 and 0.006 after 4000 with the annealed softmax; 0.018,
+    # 0.062 and 0.012 at the fixed temperature: the short run is 300 rounds)
     short, long = run(BoBLO(seed=0), 300), run(BoBLO(seed=0), 4000)
     assert long.regret[-1] / 4000 < 0.7 * short.regret[-1] / 300  # average regret falls
     random = run(river_bandit.RandomPolicy(seed=0), 4000)
