@@ -57,9 +57,12 @@ DATASETS = {
 _BASE = dict(gamma=0.5, exploration=0.005, baseline=0.5, delta=0.1)
 _GRAD = {"update": "gradient"}
 # name -> (weak learner, BoBLO parameters); a learner of None is BoBLO's default (RidgePolicy)
-DEFAULTS = "BoBLO() defaults (N=1, DR, FeaturePolicy on the loss model)"
+DEFAULTS = "BoBLO() defaults (N=1, DR, FeaturePolicy on the loss model, annealed softmax)"
+#: the default learner up to the fifth session (a softmax at the fixed temperature 0.02): the
+#: grids run before the sixth session build their learners over it, so they mean what they did
+FIFTH_LEARNER = {k: v for k, v in DEFAULT_LEARNER.items() if k != "t0"}
 N5_DEFAULT = ("BoBLO(n_learners=5) (residual stack on the loss model, copies 2..5 over 128 "
-              "Fourier features; stage 1 until a stage leads, then Exp4)")
+              "Fourier features; stage 1 until a stage fits the losses better, then Exp4)")
 # the residual boosted stack (issue 13, item 3): copy i plays the softmax of the summed per-arm
 # ridge cost models of copies 1..i, each fitted on its own gradient; every stage is a policy
 # (step_size 1, gamma 1: x^i = W_i) and Exp4 aggregates them
@@ -72,10 +75,15 @@ FP_RFF_MODEL = "BoBLO(), correction over 64 random Fourier features on the loss 
 _OLD = dict(exploration=0.005, optimism=0.05, model_l2=20.0)
 THIRD_DEFAULTS = "BoBLO(model_l2=20) (the third session's defaults: one ridge penalty)"
 MIX4 = "BoBLO(model_l2=(1, 5, 20, 100)) (the best tuning mean; lost the tie on cost)"
-# the fifth session's play laws (`TUNE7`), one argument away, not the defaults (see the note)
-ANNEALED = "BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, t0=50)) (annealed softmax; not default)"
-IGW = ("BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, link=\"igw\", gamma0=300)) (inverse gap "
-       "weighting; not default)")
+# the fifth session's play laws (`TUNE7`): the annealed softmax is the default's since the sixth
+# session; the fixed temperature (the fifth session's defaults) and inverse gap weighting are
+# one argument away
+FIXED = ("BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, t0=None)) (fixed temperature 0.02: "
+         "the fifth session's defaults)")
+N5_FIFTH = ("BoBLO(n_learners=5, aggregate=\"exp4\") over the fixed temperature (the fifth "
+            "session's N = 5: LeadExp4)")
+IGW = ("BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, t0=None, link=\"igw\", gamma0=300)) "
+       "(inverse gap weighting; not default)")
 BOBLO = {
     DEFAULTS: (None, {}),
     N5_DEFAULT: (None, dict(n_learners=5)),
@@ -85,13 +93,15 @@ BOBLO = {
         ("feature", dict(_RES, on_model=True, l2=1e9)), {}),
     FP_RFF_MODEL: (("feature", dict(_RES, on_model=True, n_features=64, bandwidth=1.0)), {}),
     OLD_DEFAULTS: (("ridge", dict(l2=20.0, temperature=0.02, forget=0.995)), _OLD),
-    N5_RESIDUAL: (("feature", _RES), dict(_OLD, n_learners=5, step_size=1.0)),
+    N5_RESIDUAL: (("feature", _RES), dict(_OLD, n_learners=5, step_size=1.0, aggregate="exp4")),
     "BoBLO(estimator=\"paper\")": (None, dict(estimator="paper")),
     "BoBLO IPS, SoftmaxPolicy gradient lr 0.1, N=1 (first session's best)": (
         ("softmax", dict(_GRAD, lr=0.1)),
         dict(_BASE, n_learners=1, estimator="ips", implicit=0.0, aggregate=None)),
-    ANNEALED: (("feature", dict(DEFAULT_LEARNER, t0=50.0)), {}),
-    IGW: (("feature", dict(DEFAULT_LEARNER, link="igw", gamma0=300.0)), {}),
+    FIXED: (("feature", FIFTH_LEARNER), {}),
+    N5_FIFTH: (("feature", dict(FIFTH_LEARNER, **DEFAULT_LATER)),
+               dict(n_learners=5, aggregate="exp4")),
+    IGW: (("feature", dict(FIFTH_LEARNER, link="igw", gamma0=300.0)), {}),
 }
 # the tuning grid run on seeds 100, 101 (`--tune`): RidgePolicy parameters, BoBLO parameters
 # (model_l2 is 1 where not named, as it was while those were run)
@@ -295,14 +305,14 @@ TUNE4.update({
     "mixture (1, 5, 20, 100), optimism 0.05": (None, dict(_MIX, optimism=0.05)),
     "mixture (1, 5, 20, 100), optimism 0.1": (None, dict(_MIX, optimism=0.1)),
     "mixture (1, 5, 20, 100), temperature 0.01": (
-        ("feature", dict(DEFAULT_LEARNER, temperature=0.01)), _MIX),
+        ("feature", dict(FIFTH_LEARNER, temperature=0.01)), _MIX),
     "mixture (1, 5, 20, 100), temperature 0.05": (
-        ("feature", dict(DEFAULT_LEARNER, temperature=0.05)), _MIX),
+        ("feature", dict(FIFTH_LEARNER, temperature=0.05)), _MIX),
     "mixture (1, 5, 20, 100), no correction (l2 1e9)": (
-        ("feature", dict(DEFAULT_LEARNER, l2=1e9)), _MIX),
-    "mixture (1, 5, 20, 100), learner l2 5": (("feature", dict(DEFAULT_LEARNER, l2=5.0)), _MIX),
+        ("feature", dict(FIFTH_LEARNER, l2=1e9)), _MIX),
+    "mixture (1, 5, 20, 100), learner l2 5": (("feature", dict(FIFTH_LEARNER, l2=5.0)), _MIX),
     "mixture (1, 5, 20, 100), the default learner passed explicitly (check)": (
-        ("feature", DEFAULT_LEARNER), _MIX),
+        ("feature", FIFTH_LEARNER), _MIX),
     "mixture (1, 5, 20, 100, 300)": (None, dict(model_l2=(1.0, 5.0, 20.0, 100.0, 300.0))),
     "mixture (0.3, 1, 5, 20, 100)": (None, dict(model_l2=(0.3, 1.0, 5.0, 20.0, 100.0))),
     "mixture (1, 3, 10, 30, 100)": (None, dict(model_l2=(1.0, 3.0, 10.0, 30.0, 100.0))),
@@ -311,21 +321,21 @@ TUNE4.update({
     "mixture (1, 5, 20, 100), implicit c = 0.3": (None, dict(_MIX, implicit=0.3)),
     "mixture (1, 100), exploration 0.005": (None, dict(model_l2=(1.0, 100.0), exploration=0.005)),
     "mixture (1, 100), learner l2 100": (
-        ("feature", dict(DEFAULT_LEARNER, l2=100.0)), dict(model_l2=(1.0, 100.0))),
+        ("feature", dict(FIFTH_LEARNER, l2=100.0)), dict(model_l2=(1.0, 100.0))),
     "mixture (1, 100), temperature 0.01": (
-        ("feature", dict(DEFAULT_LEARNER, temperature=0.01)), dict(model_l2=(1.0, 100.0))),
+        ("feature", dict(FIFTH_LEARNER, temperature=0.01)), dict(model_l2=(1.0, 100.0))),
     "mixture (1, 100), temperature 0.005": (
-        ("feature", dict(DEFAULT_LEARNER, temperature=0.005)), dict(model_l2=(1.0, 100.0))),
+        ("feature", dict(FIFTH_LEARNER, temperature=0.005)), dict(model_l2=(1.0, 100.0))),
     "mixture (1, 100), temperature 0.03": (
-        ("feature", dict(DEFAULT_LEARNER, temperature=0.03)), dict(model_l2=(1.0, 100.0))),
+        ("feature", dict(FIFTH_LEARNER, temperature=0.03)), dict(model_l2=(1.0, 100.0))),
     "mixture (1, 100), no correction (l2 1e9)": (
-        ("feature", dict(DEFAULT_LEARNER, l2=1e9)), dict(model_l2=(1.0, 100.0))),
+        ("feature", dict(FIFTH_LEARNER, l2=1e9)), dict(model_l2=(1.0, 100.0))),
     "mixture (1, 100), N=5 (BoBLO(n_learners=5) on the new defaults)": (
         None, dict(model_l2=(1.0, 100.0), n_learners=5)),
     "mixture (1, 100), baseline 0.7": (None, dict(model_l2=(1.0, 100.0), baseline=0.7)),
     "mixture (1, 100), baseline 0.3": (None, dict(model_l2=(1.0, 100.0), baseline=0.3)),
     "mixture (1, 5, 20, 100), learner l2 100": (
-        ("feature", dict(DEFAULT_LEARNER, l2=100.0)), _MIX),
+        ("feature", dict(FIFTH_LEARNER, l2=100.0)), _MIX),
 })
 # the fifth grid (issue 13, fourth session: N > 1 never worse than N = 1), seeds 100, 101
 # (`--tune --tune-grid 5`), at BoBLO's current defaults (learner None: BoBLO's default).
@@ -437,7 +447,7 @@ _GRIDS = {1: TUNE, 2: TUNE2, 3: TUNE3, 4: TUNE4, 5: TUNE5, 6: TUNE6, 7: TUNE7, 8
 # "fit" becomes N > 1's aggregate only if N = 5 with it is not below BoBLO() on any
 # development stream by more than 2 paired SE, is above LeadExp4's N = 5 in the three-stream
 # mean, and still switches on NonlinearBandit on >= 4 of seeds 100-104.
-_N5 = dict(n_learners=5)
+_N5 = dict(n_learners=5, aggregate="exp4")
 _FIT = dict(n_learners=5, aggregate="fit")
 _ANN = dict(t0=50.0)
 TUNE9 = {
@@ -467,9 +477,10 @@ def _depth_policy(name: str, seed: int):
     boblo_module.BoBLO._FIT_ANCHOR = "played" if "played" in name else "uniform"
     boblo_module.RidgeMixture = loss_model.RidgeMixture  # (undo a TUNE4 run's options)
     params = dict(params)
-    if learner_params is not None:
-        later = boblo_module.DEFAULT_LATER if params.get("n_learners", 1) > 1 else {}
-        params["learner"] = FeaturePolicy(**DEFAULT_LEARNER, **later, **learner_params)
+    # (a row of None: the defaults when it ran, the fifth session's learner; the explicit learner
+    # plays what BoBLO builds itself, float for float)
+    later = boblo_module.DEFAULT_LATER if params.get("n_learners", 1) > 1 else {}
+    params["learner"] = FeaturePolicy(**FIFTH_LEARNER, **later, **(learner_params or {}))
     return BoBLO(seed=seed, **params)
 
 
@@ -525,10 +536,17 @@ def depth_main(args) -> None:
 # seeds 0-4, 3,000 rounds; not a development stream, nothing is tuned on it
 NONLINEAR = lambda seed: NonlinearBandit(d=2, k=3, seed=seed, n_rounds=3000)  # noqa: E731
 NL_ROWS = {
-    "BoBLO() defaults (N=1)": {},
-    "BoBLO(n_learners=5) (copies 2..5 over 128 Fourier features; LeadExp4)": dict(n_learners=5),
-    "BoBLO(n_learners=5), linear later copies (the previous N > 1 default)": dict(
-        n_learners=5, learner=("feature", _D)),
+    "BoBLO() defaults (N=1, annealed softmax)": {},
+    "BoBLO(n_learners=5) defaults (copies 2..5 over 128 Fourier features; FitLead)": dict(
+        n_learners=5),
+    "BoBLO(), fixed temperature (the fifth session's N = 1)": dict(learner=("feature", _D)),
+    "BoBLO(n_learners=5, aggregate=\"exp4\"), fixed temperature (the fifth session's N = 5: "
+    "LeadExp4)": dict(n_learners=5, aggregate="exp4", learner=(
+        "feature", dict(_D, later_features=128, bandwidth=1.0))),
+    "BoBLO(n_learners=5, aggregate=\"exp4\"), annealed first copy (LeadExp4)": dict(
+        n_learners=5, aggregate="exp4"),
+    "BoBLO(n_learners=5), linear later copies (the fourth session's N > 1 default)": dict(
+        n_learners=5, aggregate="exp4", learner=("feature", _D)),
     "BoBLO(), one copy over 128 Fourier features (N = 1)": dict(
         learner=("feature", dict(_D, n_features=128, bandwidth=1.0))),
     "stage 2 alone, 128 Fourier (N = 2, step 1, no aggregate)": dict(
@@ -540,11 +558,9 @@ NL_ROWS = {
 # (sixth session, depth16)
 # the `--nonlinear` table's rows for `aggregate="fit"` (measured in the next `--nonlinear` run)
 NL_ROWS.update({
-    "BoBLO(n_learners=5, aggregate=\"fit\") (`depth.FitLead`)": dict(
-        n_learners=5, aggregate="fit"),
-    "BoBLO(n_learners=5, aggregate=\"fit\"), annealed first copy (t0 = 50)": dict(
+    "BoBLO(n_learners=5, aggregate=\"fit\"), fixed temperature (`depth.FitLead`)": dict(
         n_learners=5, aggregate="fit",
-        learner=("feature", dict(_D, later_features=128, bandwidth=1.0, t0=50.0))),
+        learner=("feature", dict(_D, later_features=128, bandwidth=1.0))),
 })
 
 
@@ -574,10 +590,10 @@ def nonlinear_candidate(name, grid=8, n_learners=5) -> dict:
     the row's parameters (the defaults' row: BoBLO's own learner); BoBLO parameters of the row
     too."""
     kind, learner_params, params = _GRIDS[grid][name]
-    params = dict(params, n_learners=n_learners)
+    params = _historic(dict(params, n_learners=n_learners))
     if kind is not None:
         later = DEFAULT_LATER if n_learners > 1 else {}
-        params["learner"] = (kind, {**DEFAULT_LEARNER, **later, **learner_params})
+        params["learner"] = (kind, {**FIFTH_LEARNER, **later, **learner_params})
     return params
 
 
@@ -685,6 +701,12 @@ class VWPolicy:
         self.vw.learn(self._lines(x, arm_ids, (i, 1.0 - reward, p)))  # VW minimises cost
 
 
+def _historic(params: dict) -> dict:
+    """A grid row's BoBLO parameters as they were run: before the sixth session N > 1
+    aggregated with `aggregate="exp4"` (the default then; `"auto"` picks `"fit"` now)."""
+    return {"aggregate": "exp4", **params}
+
+
 def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
     if name in TUNE9:
         return _depth_policy(name, seed)
@@ -694,7 +716,7 @@ def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
             loss_model.RidgeMixture, **(TUNE4[name][2] if len(TUNE4[name]) > 2 else {}))
         if learner is not None:
             params = dict(params, learner=_LEARNERS[learner[0]](**learner[1]))
-        return BoBLO(seed=seed, **params)
+        return BoBLO(seed=seed, **_historic(params))
     if name in TUNE6 or name in TUNE7 or name in TUNE8:
         boblo_module.RidgeMixture = loss_model.RidgeMixture  # (undo a TUNE4 run's options)
         kind, learner_params, params = next(g[name] for g in (TUNE6, TUNE7, TUNE8) if name in g)
@@ -703,15 +725,15 @@ def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
             return river_bandit.LinUCBDisjoint(alpha=alpha, beta=beta, seed=seed)
         params = dict(params)
         if kind is not None:
-            params["learner"] = _LEARNERS[kind](**{**DEFAULT_LEARNER, **learner_params})
+            params["learner"] = _LEARNERS[kind](**{**FIFTH_LEARNER, **learner_params})
         if params.get("transformer") == _PLAIN:
             params["transformer"] = compose.Pipeline(preprocessing.StandardScaler())
-        return BoBLO(seed=seed, **params)
+        return BoBLO(seed=seed, **_historic(params))
     if name in TUNE5:  # at BoBLO's current defaults (learner None: BoBLO's own for that N)
         kind, learner_params, params = TUNE5[name]
         if kind is not None:
             params = dict(params, learner=_LEARNERS[kind](**learner_params))
-        return BoBLO(seed=seed, **params)
+        return BoBLO(seed=seed, **_historic(params))
     if name in BOBLO or name in TUNE or name in TUNE2 or name in TUNE3:
         if name in TUNE3:
             learner, params = TUNE3[name][:2], {**_TUNED_AT, **TUNE3[name][2]}
@@ -723,6 +745,8 @@ def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
         if learner is not None:
             params = dict(params, learner=_LEARNERS[learner[0]](**learner[1]))
         boblo_module.RidgeMixture = loss_model.RidgeMixture  # (undo a TUNE4 run's options)
+        if name not in BOBLO:
+            params = _historic(params)
         return BoBLO(seed=seed, **params)  # (BoBLO holds a StandardScaler by default)
     if name == "river LinUCBDisjoint":
         alpha, beta = LINUCB[data_name]
