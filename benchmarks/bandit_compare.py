@@ -591,9 +591,8 @@ def nonlinear_candidate(name, grid=8, n_learners=5) -> dict:
     too."""
     kind, learner_params, params = _GRIDS[grid][name]
     params = _historic(dict(params, n_learners=n_learners))
-    if kind is not None:
-        later = DEFAULT_LATER if n_learners > 1 else {}
-        params["learner"] = (kind, {**FIFTH_LEARNER, **later, **learner_params})
+    later = DEFAULT_LATER if n_learners > 1 else {}
+    params["learner"] = (kind or "feature", {**FIFTH_LEARNER, **later, **(learner_params or {})})
     return params
 
 
@@ -724,8 +723,9 @@ def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
             alpha, beta = LINUCB[data_name]
             return river_bandit.LinUCBDisjoint(alpha=alpha, beta=beta, seed=seed)
         params = dict(params)
-        if kind is not None:
-            params["learner"] = _LEARNERS[kind](**{**FIFTH_LEARNER, **learner_params})
+        # (the defaults' row: the defaults when these grids ran, the fifth session's learner)
+        params["learner"] = _LEARNERS[kind or "feature"](**{**FIFTH_LEARNER,
+                                                            **(learner_params or {})})
         if params.get("transformer") == _PLAIN:
             params["transformer"] = compose.Pipeline(preprocessing.StandardScaler())
         return BoBLO(seed=seed, **_historic(params))
