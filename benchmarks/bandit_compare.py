@@ -78,12 +78,12 @@ MIX4 = "BoBLO(model_l2=(1, 5, 20, 100)) (the best tuning mean; lost the tie on c
 # the fifth session's play laws (`TUNE7`): the annealed softmax is the default's since the sixth
 # session; the fixed temperature (the fifth session's defaults) and inverse gap weighting are
 # one argument away
-FIXED = ("BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, t0=None)) (fixed temperature 0.02: "
-         "the fifth session's defaults)")
+FIXED = ("BoBLO(learner=FeaturePolicy(**{**DEFAULT_LEARNER, \"t0\": None})) (fixed temperature "
+         "0.02: the fifth session's defaults)")
 N5_FIFTH = ("BoBLO(n_learners=5, aggregate=\"exp4\") over the fixed temperature (the fifth "
             "session's N = 5: LeadExp4)")
-IGW = ("BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, t0=None, link=\"igw\", gamma0=300)) "
-       "(inverse gap weighting; not default)")
+IGW = ("BoBLO(learner=FeaturePolicy(**{**DEFAULT_LEARNER, \"t0\": None}, link=\"igw\", "
+       "gamma0=300)) (inverse gap weighting; not default)")
 BOBLO = {
     DEFAULTS: (None, {}),
     N5_DEFAULT: (None, dict(n_learners=5)),
@@ -1664,8 +1664,8 @@ that predict costs (`"exp4"` otherwise). What is given up: before its switch `Le
 the regret against every later stage (its margin, plus 1); `FitLead` bounds it against the first
 copy only (0 before the switch, Exp4's bound after) and its switch is evidence of a better
 regression of the played arms' losses, not of a better policy. The fixed temperature
-(`FeaturePolicy(**DEFAULT_LEARNER, t0=None)`) and `aggregate="exp4"` are one argument away; both
-are rows of the first table. Evaluation seeds 0-4 (the first table, re-measured on the new
+(`FeaturePolicy(**{**DEFAULT_LEARNER, "t0": None})`) and `aggregate="exp4"` are one argument
+away; both are rows of the first table. Evaluation seeds 0-4 (the first table, re-measured on the new
 defaults with `--only`; the rows of river, VW and the other BoBLO configurations are unchanged
 code and kept from their run): `BoBLO()` 0.868 / 0.858 / 0.664 (fixed temperature 0.866 / 0.848 /
 0.664), `BoBLO(n_learners=5)` the same seed for seed (no switch on any development stream), tuned
