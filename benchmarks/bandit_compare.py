@@ -1665,8 +1665,8 @@ the regret against every later stage (its margin, plus 1); `FitLead` bounds it a
 copy only (0 before the switch, Exp4's bound after) and its switch is evidence of a better
 regression of the played arms' losses, not of a better policy. The fixed temperature
 (`FeaturePolicy(**{**DEFAULT_LEARNER, "t0": None})`) and `aggregate="exp4"` are one argument
-away; both are rows of the first table. Evaluation seeds 0-4 (the first table, re-measured on the new
-defaults with `--only`; the rows of river, VW and the other BoBLO configurations are unchanged
+away; both are rows of the first table. Evaluation seeds 0-4 (the first table, re-measured on
+the new defaults with `--only`; the rows of river, VW and the other BoBLO configurations are unchanged
 code and kept from their run): `BoBLO()` 0.868 / 0.858 / 0.664 (fixed temperature 0.866 / 0.848 /
 0.664), `BoBLO(n_learners=5)` the same seed for seed (no switch on any development stream), tuned
 LinUCB 0.884 / 0.841 / 0.669; `NonlinearBandit` (last table) N = 5 0.675 (5/5 switches, after
