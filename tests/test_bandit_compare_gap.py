@@ -60,8 +60,10 @@ def test_tune6_rows_build_their_settings():
     greedy = bc.make_policy("optimism 0.05, greedy (temperature 1e-4): LinUCB's play", 0)
     assert greedy.optimism == 0.05
     assert greedy.learner.temperature == 1e-4
-    assert {k: getattr(greedy.learner, k) for k in DEFAULT_LEARNER if k != "temperature"} == {
-        k: v for k, v in DEFAULT_LEARNER.items() if k != "temperature"}
+    # (the grids that ran before the sixth session build over its defaults' learner)
+    assert {k: getattr(greedy.learner, k) for k in bc.FIFTH_LEARNER if k != "temperature"} == {
+        k: v for k, v in bc.FIFTH_LEARNER.items() if k != "temperature"}
+    assert greedy.learner.t0 is None and "t0" not in bc.FIFTH_LEARNER
     name = "river LinUCBDisjoint tuned, BoBLO's robust scaler"
     linucb = bc.make_policy(name, 0, "digits")
     assert isinstance(linucb, river_bandit.LinUCBDisjoint)
@@ -95,8 +97,9 @@ def test_tune7_rows_build_their_play_laws():
     assert igw.learner.link == "igw" and igw.learner.gamma0 == 30.0
     ann = bc.make_policy("annealed softmax, temperature 0.04, t0 250", 0)
     assert (ann.learner.link, ann.learner.t0, ann.learner.temperature) == ("softmax", 250.0, 0.04)
-    assert ann.learner.l2 == DEFAULT_LEARNER["l2"] and bc.make_policy(
-        "BoBLO() (the defaults)", 0).learner is None
+    base = bc.make_policy("BoBLO() (the defaults)", 0).learner
+    assert ann.learner.l2 == DEFAULT_LEARNER["l2"] and base.t0 is None and base.link == "softmax"
+    assert base._get_params() == bc._LEARNERS["feature"](**bc.FIFTH_LEARNER)._get_params()
 
 
 def test_tune8_rows_and_nonlinear_candidates_build_the_floored_copy_1():
@@ -106,9 +109,11 @@ def test_tune8_rows_and_nonlinear_candidates_build_the_floored_copy_1():
     # part (b)'s candidate: BoBLO's own N > 1 learner plus the row's play parameters
     params = bc.nonlinear_candidate("annealed softmax, t0 50, floor 0.01")
     kind, learner = params.pop("learner")
-    assert params == {"n_learners": 5} and kind == "feature"
-    assert learner == {**DEFAULT_LEARNER, **DEFAULT_LATER, "t0": 50.0, "min_temperature": 0.01}
-    assert bc.nonlinear_candidate("BoBLO() (the defaults)") == {"n_learners": 5}
+    assert params == {"n_learners": 5, "aggregate": "exp4"} and kind == "feature"
+    assert learner == {**bc.FIFTH_LEARNER, **DEFAULT_LATER, "t0": 50.0, "min_temperature": 0.01}
+    assert bc.nonlinear_candidate("BoBLO() (the defaults)") == {
+        "n_learners": 5, "aggregate": "exp4",
+        "learner": ("feature", {**bc.FIFTH_LEARNER, **DEFAULT_LATER})}
     assert "later_features" not in bc.nonlinear_candidate(
         "annealed softmax, t0 50, no floor", n_learners=1)["learner"][1]
     default = BoBLO(n_learners=5)._make_booco(sets.Simplex(3)).learner
