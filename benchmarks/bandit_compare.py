@@ -1645,38 +1645,37 @@ measured after the decision (`--tune-seeds 0-4`, `NonlinearBandit` seeds 0-4): N
 annealed first copy: 0.8681 / 0.8581 / 0.6637 for N = 1 and both N = 5, `NonlinearBandit` 0.675
 with `"fit"` (5/5, 260-524) against 0.546 for `LeadExp4` (0/5) and N = 1.
 
-**Sixth session, the decision (the lead): the annealed softmax and `FitLead` together.** The
-two experiments above answer each other. The play-law rule (written before `TUNE8`) asked of a
-new `DEFAULT_LEARNER` (a) the refined rule on tuning seeds 100-119 and (b) that N = 5 with it as
-the first copy still switch on `NonlinearBandit` (>= 4 of seeds 100-104, reward within 0.01 of
-the defaults' N = 5). The annealed softmax at t0 = 50 passes (a) (`TUNE7`: +0.0037, 2.2 paired
-standard errors; the best mean of the passing rows, the floors of `TUNE8` tie it and add a
-parameter) and fails (b) only under `LeadExp4`; under N > 1's `FitLead` it passes (b): 5/5
-switches, 0.671 against the fifth session's N = 5 0.625. `FitLead`'s own rule failed on a tie
-with `LeadExp4` on the development streams (both play the first copy's law throughout), but the
-pair (annealed first copy, `FitLead`) is at least the fifth session's pair (fixed temperature,
-`LeadExp4`) on every measured axis: N = 1 and N = 5 +0.0037 in the development mean on the
-tuning seeds, N = 5 on `NonlinearBandit` 0.671 against 0.625; the other two pairs lose one
-(annealed with `LeadExp4`: no switch, 0.552; fixed with `FitLead`: the development streams'
-0.7926). So since the sixth session `DEFAULT_LEARNER` carries `t0=50.0`, and `aggregate="auto"`
-(the default) is `"fit"` for `BoBLO(n_learners>1)` under the "dr" estimator with weak learners
-that predict costs (`"exp4"` otherwise). What is given up: before its switch `LeadExp4` bounded
-the regret against every later stage (its margin, plus 1); `FitLead` bounds it against the first
-copy only (0 before the switch, Exp4's bound after) and its switch is evidence of a better
-regression of the played arms' losses, not of a better policy. The fixed temperature
-(`FeaturePolicy(**{**DEFAULT_LEARNER, "t0": None})`) and `aggregate="exp4"` are one argument
-away; both are rows of the first table. Evaluation seeds 0-4 (the first table, re-measured on
-the new defaults with `--only`; the rows of river, VW and the other BoBLO configurations are unchanged
-code and kept from their run): `BoBLO()` 0.868 / 0.858 / 0.664 (fixed temperature 0.866 / 0.848 /
-0.664), `BoBLO(n_learners=5)` the same seed for seed (no switch on any development stream), tuned
-LinUCB 0.884 / 0.841 / 0.669; `NonlinearBandit` (last table) N = 5 0.675 (5/5 switches, after
-260-524 rounds) against N = 1's 0.546 and the fifth session's N = 5 0.622. The interleaved speed
-table now runs an untimed warm-up first (the kernels' cache load, ~0.4 s once per process, had
-fallen inside `BoBLO()`'s first timed stream): 7.67x / 10.35x / 5.85x tuned LinUCB.
-On the eight held-out streams of `bandit_heldout` (reported, measured after the decision)
-`BoBLO()` scores 0.826 in the mean (the fourth session's merged code 0.824) and
-`BoBLO(n_learners=5)` 0.855: it plays `BoBLO()`'s arms on six and switches on the two
-non-linear ones, Bananas 0.782 against 0.581 and StumpMixture 0.694 against 0.659.
+**Sixth session, the decision (the lead): the annealed softmax and `FitLead` together.** The two
+experiments above answer each other. The play-law rule (written before `TUNE8`) asked of a new
+`DEFAULT_LEARNER` (a) the refined rule on tuning seeds 100-119 and (b) that N = 5 with it as the
+first copy still switch on `NonlinearBandit` (>= 4 of seeds 100-104, reward within 0.01 of the
+defaults' N = 5). The annealed softmax at t0 = 50 passes (a) (`TUNE7`: +0.0037, 2.2 paired standard
+errors; the best mean of the passing rows, the floors of `TUNE8` tie it and add a parameter) and
+fails (b) only under `LeadExp4`; under N > 1's `FitLead` it passes (b): 5/5 switches, 0.671 against
+the fifth session's N = 5 0.625. `FitLead`'s own rule failed on a tie with `LeadExp4` on the
+development streams (both play the first copy's law throughout), but the pair (annealed first copy,
+`FitLead`) is at least the fifth session's pair (fixed temperature, `LeadExp4`) on every measured
+axis: N = 1 and N = 5 +0.0037 in the development mean on the tuning seeds, N = 5 on
+`NonlinearBandit` 0.671 against 0.625; the other two pairs lose one (annealed with `LeadExp4`: no
+switch, 0.552; fixed with `FitLead`: the development streams' 0.7926). So since the sixth session
+`DEFAULT_LEARNER` carries `t0=50.0`, and `aggregate="auto"` (the default) is `"fit"` for
+`BoBLO(n_learners>1)` under the "dr" estimator with weak learners that predict costs (`"exp4"`
+otherwise). What is given up: before its switch `LeadExp4` bounded the regret against every later
+stage (its margin, plus 1); `FitLead` bounds it against the first copy only (0 before the switch,
+Exp4's bound after) and its switch is evidence of a better regression of the played arms' losses,
+not of a better policy. The fixed temperature (`FeaturePolicy(**{**DEFAULT_LEARNER, "t0": None})`)
+and `aggregate="exp4"` are one argument away; both are rows of the first table. Evaluation seeds
+0-4 (the first table, re-measured on the new defaults with `--only`; the rows of river, VW and the
+other BoBLO configurations are unchanged code and kept from their run): `BoBLO()` 0.868 / 0.858 /
+0.664 (fixed temperature 0.866 / 0.848 / 0.664), `BoBLO(n_learners=5)` the same seed for seed (no
+switch on any development stream), tuned LinUCB 0.884 / 0.841 / 0.669; `NonlinearBandit` (last
+table) N = 5 0.675 (5/5 switches, after 260-524 rounds) against N = 1's 0.546 and the fifth
+session's N = 5 0.622. The interleaved speed table now runs an untimed warm-up first (the kernels'
+cache load, ~0.4 s once per process, had fallen inside `BoBLO()`'s first timed stream): 7.67x /
+10.35x / 5.85x tuned LinUCB. On the eight held-out streams of `bandit_heldout` (reported, measured
+after the decision) `BoBLO()` scores 0.826 in the mean (the fourth session's merged code 0.824) and
+`BoBLO(n_learners=5)` 0.855: it plays `BoBLO()`'s arms on six and switches on the two non-linear
+ones, Bananas 0.782 against 0.581 and StumpMixture 0.694 against 0.659.
 
 Issue 13's targets, where they stand after the sixth session (evaluation seeds 0-4): `BoBLO()`
 >= tuned LinUCB met on digits (0.858 against 0.841), not on ImageSegments (0.868 against 0.884)
