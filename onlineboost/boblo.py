@@ -279,8 +279,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     weak learner on the loss model, a `RidgeMixture` or one penalty's, its own scaler, and any
     values of their parameters) runs compiled by numba (`onlineboost._kernels`: the numpy
     round's steps on its own state arrays, equal to rounding, the same arms on the development
-    streams): about 4-5x its numpy round, and 6.3x / 7.4x / 5.5x river's tuned LinUCB's
-    decisions/s on ImageSegments / digits / `LinearBandit`, 3.4x-4.9x LinUCB's (defaults) on
+    streams): about 4-4.5x its numpy round, and 6.8x / 7.7x / 4.9x river's tuned LinUCB's
+    decisions/s on ImageSegments / digits / `LinearBandit`, 3.4x-5.0x LinUCB's (defaults) on
     eight held-out streams, the first round and the scaler's warm-up included
     (`benchmarks/results/bandit_speed.md`). A process's first rounds compile the kernels (about
     12-13 s, once per installation) or load them from numba's cache (about 0.5 s). Other
