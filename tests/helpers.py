@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pickle
 
-__all__ = ["assert_pinned", "head", "maboost_fingerprint", "same_state"]
+__all__ = ["assert_pinned", "average_reward", "head", "maboost_fingerprint", "same_state"]
 
 
 def same_state(a, b, _seen=None) -> bool:
@@ -113,3 +113,16 @@ def head(dataset, n):
     import itertools
 
     return list(itertools.islice(dataset(), n))
+
+
+def average_reward(policy, stream) -> float:
+    """Play a bandit `policy` (river's `pull` / `update`) over a whole `streams` bandit
+    stream, as `onlineboost.evaluate.bandit` does without its bookkeeping: the average
+    reward of the arms it drew."""
+    total = 0.0
+    for context, arm_ids in stream:
+        arm = policy.pull(arm_ids, context)
+        reward = stream.reward(arm)
+        total += reward
+        policy.update(arm, context, reward)
+    return total / stream.n_rounds

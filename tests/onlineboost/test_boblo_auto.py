@@ -17,6 +17,7 @@ from onlineboost.boblo import DEFAULT_LEARNER
 from onlineboost.depth import FitLead
 from onlineboost.exp4 import LeadExp4
 from streams import LinearBandit, NonlinearBandit
+from tests.helpers import average_reward as _run
 
 C = {"a": 0.3, "b": -1.2}
 
@@ -25,16 +26,6 @@ def _first_round(policy, arms=(0, 1, 2)):
     arm = policy.pull(list(arms), C)
     policy.update(arm, C, 0.5)
     return policy
-
-
-def _run(policy, stream):
-    total = 0.0
-    for context, arm_ids in stream:
-        arm = policy.pull(arm_ids, context)
-        reward = stream.reward(arm)
-        total += reward
-        policy.update(arm, context, reward)
-    return total / stream.n_rounds
 
 
 def test_auto_is_the_default_and_picks_fit_for_the_default_learner():

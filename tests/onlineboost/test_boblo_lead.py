@@ -16,6 +16,7 @@ from onlineboost import BoBLO
 from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
 from onlineboost.exp4 import LeadExp4
 from streams import LinearBandit, NonlinearBandit
+from tests.helpers import average_reward as _run
 
 #: the default learner at a fixed temperature (BoBLO's default play until the sixth session)
 FIXED_LEARNER = {**DEFAULT_LEARNER, "t0": None}
@@ -82,16 +83,6 @@ def test_non_finite_later_stages_refuse_the_round(aggregate):
     np.testing.assert_array_equal(policy.exp4.lead, lead)
     arm = policy.pull([0, 1, 2], {"a": 0.5, "b": 0.0})  # the next round goes on as usual
     policy.update(arm, {"a": 0.5, "b": 0.0}, 1.0)
-
-
-def _run(policy, stream):
-    total = 0.0
-    for context, arm_ids in stream:
-        arm = policy.pull(arm_ids, context)
-        reward = stream.reward(arm)
-        total += reward
-        policy.update(arm, context, reward)
-    return total / stream.n_rounds
 
 
 def test_later_copies_are_fourier_by_default_and_copy_one_is_unchanged():

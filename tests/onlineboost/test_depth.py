@@ -18,6 +18,7 @@ from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
 from onlineboost.depth import FitLead
 from onlineboost.exp4 import Exp4
 from streams import LinearBandit, NonlinearBandit
+from tests.helpers import average_reward as _run
 
 
 def reference_run(advices, costs, refs, arms, losses, delta=0.05, anchor="uniform"):
@@ -204,16 +205,6 @@ def test_pickled_midway_continues_identically():
 
 
 # -- BoBLO(aggregate="fit") ----------------------------------------------------------------------
-
-
-def _run(policy, stream):
-    total = 0.0
-    for context, arm_ids in stream:
-        arm = policy.pull(arm_ids, context)
-        reward = stream.reward(arm)
-        total += reward
-        policy.update(arm, context, reward)
-    return total / stream.n_rounds
 
 
 def test_boblo_fit_plays_the_n1_arm_law_until_the_switch():
