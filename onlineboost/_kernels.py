@@ -111,9 +111,10 @@ __all__ = ["AVAILABLE", "covers", "pull", "pull_round", "pull_round_ridge", "upd
            "update_round", "update_round_ridge", "warm_scale", "warm_store"]
 
 _NONE = np.empty(0)  # (the scaler's statistics for a reader that does not scale)
-# the value types `pull` converts itself (`np.fromiter`, exactly as `_contexts._values` does);
-# any other (bool, str, None, Decimal, ...) goes to the reader, which accepts or names it
-_TYPES = frozenset({float, int, np.float64, np.float32, np.int64, np.int32})
+# the value types `pull` converts itself (`np.fromiter`, exactly as `_contexts._values` does;
+# bools as 0 / 1); any other (str, None, Decimal, ...) goes to the reader, which accepts or
+# names it
+_TYPES = frozenset({float, int, np.float64, np.float32, np.int64, np.int32, bool, np.bool_})
 
 
 # -- the glue: the state arrays of each layer in, the round's results out ---------------------

@@ -58,6 +58,26 @@ def _real(value, name: str, low: float, high: float, low_open: bool = False) -> 
     return check_real(name, value, low, high, low_open=low_open)
 
 
+def _reward_range(value) -> tuple[float, float]:
+    """`reward_range` as `(low, high)` floats, finite with low < high, or `ValueError`."""
+    message = f"reward_range must be a pair of finite numbers (low, high), got {value!r}"
+    if isinstance(value, (str, bytes)):
+        raise ValueError(message)
+    try:
+        low, high = value
+        if any(isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)
+               for v in (low, high)):
+            raise TypeError
+        low, high = float(low), float(high)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(message) from None
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise ValueError(message)
+    if not low < high:
+        raise ValueError(f"reward_range must have low < high, got {value!r}")
+    return float(low), float(high)
+
+
 def _loss_model(policy, booco) -> _ArmRidge:
     """`policy`'s "dr" loss model for `booco`, handed to its weak learners when they play on
     top of it (`on_model`: vector stacks under the "dr" estimator)."""
@@ -269,11 +289,13 @@ class BoBLO(bandit.base.ContextualPolicy):
     IPS rounds) and `learn_one(context, loss)` takes the observed loss $f_t(x_t)$. The contextual
     bandit face, with river's `ContextualPolicy` signatures: `pull(arm_ids, context)` returns an
     arm (any hashable ids; $K = \Delta_k$ over them in the order of the first pull) and
-    `update(arm_id, context, reward)` takes a reward in $[0, 1]$, loss $= 1 -$ reward. Contexts
+    `update(arm_id, context, reward)` takes a reward in `reward_range` ($[0, 1]$ by default;
+    bools count as 0 and 1, as river's `bandit.datasets.NewsArticles` yields them), mapped to the
+    loss $(h - r)/(h - l) \in [0, 1]$ ($1 - r$ on the default range). Contexts
     first go through `transformer` (river's `StandardScaler` by default), since a policy cannot
     sit in a river `Pipeline`. Context values must be real numbers of magnitude at most 1e100
-    (`onlineboost._contexts.MAX_ABS`); anything else is refused with a `ValueError` naming the
-    context and the feature, before any state moves.
+    (`onlineboost._contexts.MAX_ABS`; bools count as 0 and 1); anything else is refused with a
+    `ValueError` naming the context and the feature, before any state moves.
 
     **Speed.** `BoBLO()`'s bandit round (one copy, the "dr" estimate on the simplex, its default
     weak learner on the loss model, a `RidgeMixture` or one penalty's, its own scaler, and any
@@ -350,6 +372,12 @@ class BoBLO(bandit.base.ContextualPolicy):
         `StandardScaler` or a default `onlineboost.scaling.RobustStandardScaler` runs as
         BoBLO's own numpy scaler, the robust rule of `onlineboost.scaling` (one context cannot
         poison it).
+    reward_range
+        `(low, high)`, finite, low < high: the range of the bandit face's rewards (default
+        `(0.0, 1.0)`). A reward $r$ is learnt as the loss $(h - r)/(h - l)$, so the
+        estimators' bounds hold for any scale (ratings 1-5: `reward_range=(1, 5)`; rewards
+        $\pm 1$: `(-1, 1)`); a reward outside the range is refused with a `ValueError`,
+        nothing learnt. `evaluate.bandit` and river report the rewards as given.
     seed
         Seed of the exploration, of the arm draws and of BoOCO's copies.
 
@@ -387,7 +415,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                  implicit: float = 1.0, model_l2=(1.0, 100.0), optimism: float = 0.0,
                  aggregate: str | None = "auto",
                  decision_set=None, transformer=preprocessing.StandardScaler(),
-                 seed: int | None = None):
+                 reward_range: tuple = (0.0, 1.0), seed: int | None = None):
         super().__init__(reward_obj=None, burn_in=0)
         # river's per-arm reward means, made by `stats.Mean` itself: river's factory,
         # `reward_obj.clone`, rebuilds the same `stats.Mean()` through its signature (~30 us
@@ -423,6 +451,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                 raise ValueError(f"decision_set must contain the simplex, got {decision_set!r}")
         if transformer is not None:
             check_transformer("transformer", transformer)
+        low, high = _reward_range(reward_range)
         self.learner = learner
         self.n_learners = n_learners
         self.gamma = gamma
@@ -438,7 +467,11 @@ class BoBLO(bandit.base.ContextualPolicy):
         self.aggregate = aggregate
         self.decision_set = decision_set
         self.transformer = transformer
+        self.reward_range = reward_range
         self.seed = seed
+        self._low, self._high = low, high
+        self._unit = low == 0.0 and high == 1.0  # loss = 1 - reward, as before the range
+        self._width = high - low
         self._rng = np.random.default_rng(seed)
         self._arms: list | None = None
         self._arm_index: dict = {}
@@ -536,6 +569,9 @@ class BoBLO(bandit.base.ContextualPolicy):
     #: the law under which `aggregate="fit"` anchors the stages' costs (`FitLead`'s `anchor`)
     _FIT_ANCHOR = "uniform"
     _fit = False  # (policies pickled before `aggregate="fit"`)
+    # (policies pickled before `reward_range`: rewards in [0, 1])
+    reward_range = (0.0, 1.0)
+    _low, _high, _unit, _width = 0.0, 1.0, True, 1.0
     _fused = False  # (policies pickled before the fused path: the general one)
     #: (a switch for the tests: False keeps the fused round on numpy; off without numba)
     _JIT = _kernels.AVAILABLE
@@ -814,28 +850,48 @@ class BoBLO(bandit.base.ContextualPolicy):
     _pull = pull  # (river's abstract entry point: the same method, without a call's layer)
 
     def update(self, arm_id, context, reward) -> None:
-        """Learn from the reward in $[0, 1]$ of the pulled arm (loss $= 1 -$ reward)."""
+        """Learn from the reward $r$ of the pulled arm, in `reward_range` $[l, h]$ (loss
+        $(h - r)/(h - l)$; $1 - r$ on the default $[0, 1]$)."""
         try:
             known = self._arms is not None and arm_id in self._arm_index
         except TypeError:  # unhashable
             known = False
         if not known:
             raise ValueError(f"arm_id {arm_id!r} is not one of the arms {self._arms}")
-        if type(reward) is not float or not 0.0 <= reward <= 1.0:  # (fast path: a float in [0, 1])
-            reward = _real(reward, "reward", 0.0, 1.0)
+        if type(reward) is not float or not self._low <= reward <= self._high:  # (fast path)
+            reward = self._reward(reward)
         pending = self._pending
         if pending is None or (context is not pending[0] and context is not None):
             self._check_pending(context)  # (names what is wrong, if anything)
         if self._arms[self._pending[2]] != arm_id:
             raise ValueError(f"arm_id {arm_id!r} is not the arm of the pending pull")
+        # the loss in [0, 1]: 1 - reward on the default range (the same float as before it)
+        loss = 1.0 - reward if self._unit else (self._high - reward) / self._width
         if self._fused:
-            self._feedback_fused(1.0 - reward)
+            self._feedback_fused(loss)
         else:
-            self._feedback(1.0 - reward)
+            self._feedback(loss)
         # river's per-arm reward statistics (`Policy.update`, inlined: no reward scaler here)
         self._rewards[arm_id].update(reward)
         self._counts[arm_id] += 1
         self._n += 1
+
+    def _reward(self, reward) -> float:
+        """`reward` as a float in `reward_range` (bools count as 0 and 1, as in river's
+        bandit data sets), or `ValueError` naming it."""
+        if isinstance(reward, (bool, np.bool_)):
+            reward = float(reward)
+        try:
+            return _real(reward, "reward", self._low, self._high)
+        except ValueError as error:
+            try:  # a finite number out of the default range: name the way out
+                hint = self._unit and isinstance(reward, numbers.Real) and math.isfinite(reward)
+            except OverflowError:  # (an int beyond the float range)
+                hint = False
+            if hint:
+                raise ValueError(f"{error}; rewards on another scale need "
+                                 f"BoBLO(reward_range=(low, high))") from None
+            raise
 
     @classmethod
     def _unit_test_params(cls):
@@ -845,3 +901,4 @@ class BoBLO(bandit.base.ContextualPolicy):
                "seed": 0}
         yield {}
         yield {"n_learners": 2, "aggregate": "fit", "seed": 0}
+        yield {"reward_range": (-1.0, 2.0), "seed": 0}
