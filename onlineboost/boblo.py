@@ -304,8 +304,9 @@ class BoBLO(bandit.base.ContextualPolicy):
     streams): about 4-4.5x its numpy round, and 6.8x / 7.7x / 4.9x river's tuned LinUCB's
     decisions/s on ImageSegments / digits / `LinearBandit`, 3.4x-5.0x LinUCB's (defaults) on
     eight held-out streams, the first round and the scaler's warm-up included
-    (`benchmarks/results/bandit_speed.md`). A process's first rounds compile the kernels (about
-    12-13 s, once per installation) or load them from numba's cache (about 0.5 s). Other
+    (`benchmarks/results/bandit_speed.md`). The first `BoBLO` built in a process (one copy, `"dr"`)
+    loads the kernels from numba's cache (about 0.3-0.5 s) or compiles them (about 12-13 s,
+    once per installation), so that no round of a stream pays for it (`_kernels.warm`). Other
     configurations, and the rounds the kernels do not cover (the first, new features, bad
     input), run the numpy round; so does everything without numba.
 
@@ -495,6 +496,8 @@ class BoBLO(bandit.base.ContextualPolicy):
                              f"RidgePolicy), got learner={learner!r}")
         if decision_set is not None:
             self._set_booco(proto, bandit_face=False)
+        if self._JIT and n_learners == 1 and estimator == "dr":  # (a round it may compile)
+            _kernels.warm()  # once per process: not inside the first stream's rounds
         self._pending = None  # (context, x, arm index, X, p, explored)
         self._rounds = 0  # rounds learnt from (the "sqrt" schedule of `implicit`)
         self._last_cost = None
