@@ -12,7 +12,10 @@ by `streams.ClassificationBandit` (reward 1 for the true class), and only report
   27 one-hot features of `benchmarks.secboost_table.load_tic_tac_toe`);
 * two synthetic non-linear streams: `streams.StumpMixture` (a convex combination of decision
   stumps over 5 uniform features, its target cut at its terciles into 3 classes) and river's
-  `synth.Waveform` (3 classes, 21 features), both with a fixed data seed (0).
+  `synth.Waveform` (3 classes, 21 features), both with a fixed data seed (0);
+* since the seventh session, nine more of river's synthetic classification generators
+  (`SYNTH`: Agrawal, Hyperplane, LED, Mixed, RandomRBF, RandomTree, SEA, Sine, STAGGER; data
+  seed 0, 3,000 rows each).
 
 Streams longer than `--max-rounds` (default 3,000) are cut after that many rounds of each
 seed's shuffled order. Policies: `BoBLO()` and `BoBLO(n_learners=5)` exactly as the code under
@@ -113,6 +116,30 @@ def waveform(n_rows: int = MAX_ROUNDS, seed: int = 0) -> tuple[list, list]:
     return [x for x, _ in pairs], [y for _, y in pairs]
 
 
+def river_synth(name: str, n_rows: int = MAX_ROUNDS) -> tuple[list, list]:
+    """The first `n_rows` of one of river's synthetic classification generators, data seed
+    0 (`SYNTH`), boolean labels as 0 / 1."""
+    xs, ys = _pairs(SYNTH[name]().take(n_rows))
+    return xs, ys
+
+
+# river's synthetic classification generators (seventh session): linear (Hyperplane, SEA),
+# non-linear (Sine, RandomRBF, RandomTree, Agrawal, Mixed), noisy many-armed (LED: 10 classes,
+# 7 binary segments, 10% of them flipped), categorical codes as numbers (STAGGER, Agrawal);
+# Mixed yields bool features
+SYNTH = {
+    "Agrawal": lambda: datasets.synth.Agrawal(classification_function=2, seed=0),
+    "Hyperplane": lambda: datasets.synth.Hyperplane(seed=0, n_features=10),
+    "LED": lambda: datasets.synth.LED(seed=0, noise_percentage=0.1),
+    "Mixed": lambda: datasets.synth.Mixed(seed=0),
+    "RandomRBF": lambda: datasets.synth.RandomRBF(seed_model=0, seed_sample=0, n_classes=4,
+                                                  n_features=6),
+    "RandomTree": lambda: datasets.synth.RandomTree(seed_tree=0, seed_sample=0, n_classes=3),
+    "SEA": lambda: datasets.synth.SEA(seed=0),
+    "Sine": lambda: datasets.synth.Sine(seed=0),
+    "STAGGER": lambda: datasets.synth.STAGGER(seed=0),
+}
+
 # name -> the data set `ClassificationBandit` takes; each loaded once per process
 DATASETS = {
     "wine": load_wine,
@@ -123,6 +150,7 @@ DATASETS = {
     "tic-tac-toe": load_tic_tac_toe,
     "StumpMixture 3-class": stump_classes,
     "Waveform": lambda: _as_dicts(*waveform()),
+    **{name: (lambda name=name: river_synth(name)) for name in SYNTH},
 }
 _CACHE: dict = {}
 
