@@ -1700,7 +1700,7 @@ model has seen the context's directions) and fades with the data. On the develop
 (seeds 100-104) it loses at every scale: v = 0.02 / 0.05 / 0.1 / 0.25 / 0.5, mean 0.789 / 0.791 /
 0.783 / 0.729 / 0.619 against 0.797, digits 0.843-0.845 at best against 0.861; with v times
 the loss model's prequential noise estimate (v = 0.1) 0.7913, digits 0.848. On river's LED
-stream (held out, `bandit_heldout`; seeds 0-2, 2,000 rows) it gains 0.014-0.03 (0.670-0.690
+stream (held out, `bandit_heldout`; seeds 0-2, 2,000 rows) it gains 0.014-0.034 (0.670-0.690
 against 0.656), where `BoBLO()` trails LinUCB's defaults by 0.05. The annealed softmax stays.
 The gap, measured on 40 more diagnosis seeds (300-339, used for nothing else; `--gap`):
 `BoBLO()` minus tuned LinUCB -0.0069 (SE 0.0020) on ImageSegments, +0.0114 (0.0026) on digits,
