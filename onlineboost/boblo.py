@@ -86,6 +86,7 @@ def _loss_model(policy, booco) -> _ArmRidge:
         model = _ArmRidge(k, float(l2), float(policy.baseline), float(policy.optimism))
     else:  # several penalties: mixed by their prequential errors (`loss_model`)
         model = RidgeMixture(k, l2, float(policy.baseline), float(policy.optimism))
+    model.width0 = 1.0 if policy.width == "predictive" else 0.0
     copies = booco.copies
     if getattr(copies, "on_model", False):
         copies.model = model if policy.estimator == "dr" and booco.takes_vectors else None
@@ -353,6 +354,14 @@ class BoBLO(bandit.base.ContextualPolicy):
         confidence bound $m_t(a) - \alpha\sqrt{\tilde c^\top P_a \tilde c}$ of the loss model
         (optimism in the face of uncertainty, as LinUCB; the estimate stays unbiased, since any
         fill-in computed before the loss is seen keeps DR unbiased).
+    width
+        The confidence width under `optimism`: `"parameter"` (the default),
+        $\sqrt{\tilde c^\top P_a \tilde c}$, the deviation of the model's parameters along the
+        context (Li et al.'s LinUCB), or `"predictive"`, $\sqrt{1 + \tilde c^\top P_a \tilde c}$,
+        the Bayesian predictive deviation of a new loss in units of the noise's (river's
+        `LinUCBDisjoint`, whose `beta` is $1/\text{optimism}^2$): a bonus that falls like
+        $\tilde c^\top P_a \tilde c / 2$ once the arm knows the context's directions, instead of
+        like its square root.
     aggregate
         `"auto"` (the default): `"fit"` under `"dr"` with weak learners whose stacks give
         vector `predicted_costs` (the default learner, `learners.FeaturePolicy`,
@@ -414,7 +423,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                  step_size="frank-wolfe", delta: float = 0.1, kappa=None,
                  exploration: float = 0.001, estimator: str = "dr", baseline: float = 0.5,
                  implicit: float = 1.0, model_l2=(1.0, 100.0), optimism: float = 0.0,
-                 aggregate: str | None = "auto",
+                 width: str = "parameter", aggregate: str | None = "auto",
                  decision_set=None, transformer=preprocessing.StandardScaler(),
                  reward_range: tuple = (0.0, 1.0), seed: int | None = None):
         super().__init__(reward_obj=None, burn_in=0)
@@ -437,6 +446,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         if implicit != "sqrt":
             _real(implicit, "implicit", 0.0, math.inf)
         _real(optimism, "optimism", 0.0, math.inf)
+        if width not in ("parameter", "predictive"):
+            raise ValueError(f"width must be 'parameter' or 'predictive', got {width!r}")
         if aggregate not in ("auto", "exp4", "fit", None):
             raise ValueError(f"aggregate must be 'auto', 'exp4', 'fit' or None, "
                              f"got {aggregate!r}")
@@ -465,6 +476,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         self.implicit = implicit
         self.model_l2 = model_l2
         self.optimism = optimism
+        self.width = width
         self.aggregate = aggregate
         self.decision_set = decision_set
         self.transformer = transformer
@@ -575,6 +587,7 @@ class BoBLO(bandit.base.ContextualPolicy):
     # (policies pickled before `reward_range`: rewards in [0, 1])
     reward_range = (0.0, 1.0)
     _low, _high, _unit, _width = 0.0, 1.0, True, 1.0
+    width = "parameter"  # (policies pickled before `width`)
     _fused = False  # (policies pickled before the fused path: the general one)
     #: (a switch for the tests: False keeps the fused round on numpy; off without numba)
     _JIT = _kernels.AVAILABLE
@@ -904,4 +917,4 @@ class BoBLO(bandit.base.ContextualPolicy):
                "seed": 0}
         yield {}
         yield {"n_learners": 2, "aggregate": "fit", "seed": 0}
-        yield {"reward_range": (-1.0, 2.0), "seed": 0}
+        yield {"reward_range": (-1.0, 2.0), "optimism": 0.05, "width": "predictive", "seed": 0}
