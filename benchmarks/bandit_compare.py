@@ -1702,6 +1702,27 @@ model has seen the context's directions) and fades with the data. On the develop
 the loss model's prequential noise estimate (v = 0.1) 0.7913, digits 0.848. On river's LED
 stream (held out, `bandit_heldout`; seeds 0-2, 2,000 rows) it gains 0.014-0.034 (0.670-0.690
 against 0.656), where `BoBLO()` trails LinUCB's defaults by 0.05. The annealed softmax stays.
+One family came out of the scratch runs: greedy play (learner temperature 1e-4, fixed) on
+river LinUCB's predictive bound with the correction pinned at 0. It is now an option,
+`BoBLO(width="predictive")` (the width sqrt(1 + c'Pc); river's `LinUCBDisjoint(alpha, beta)` is
+this model on rewards with penalty alpha / beta, start 1 and optimism 1 / sqrt(beta), which
+`tests/onlineboost/test_loss_model_width.py` checks against river round by round), compiled
+like the defaults. A rule was written in `COMMON.md` before its grid ran: (a) the refined rule on
+seeds 100-119, (b) with it as the first copy, `BoBLO(n_learners=5)` still switches on
+`NonlinearBandit` on >= 4 of seeds 100-104 within 0.01 of the current N = 5's 0.671, (c) the
+compiled round covers it. (a): optimism 0.03 / 0.05 / 0.1, 0.7969 / 0.8001 / 0.7994 against
+0.7963, +0.0006 (SE 0.0014) / +0.0037 (0.0016) / +0.0031 (0.0015): 0.05 and 0.1 pass (0.05:
+0.8731 / 0.8603 / 0.6668 against 0.8694 / 0.8545 / 0.6651, every stream up). (b): the later copies
+must still learn, so the scratch run gave copies 2..5 their own penalty 20 (copy 1's pinned):
+N = 5 switches on 5 of 5 seeds but scores 0.640 (0.05) and 0.641 (0.1) against 0.671, so
+neither passes and the defaults stay. Reported only: on the evaluation seeds 0-4 the 0.05
+candidate scores 0.866 / 0.860 / 0.668 (the defaults 0.868 / 0.858 / 0.664); on the 17 held-out
+streams of `bandit_heldout` +0.003 in the mean over `BoBLO()` (iris +0.016, LED +0.011,
+Hyperplane and SEA +0.009, Waveform +0.007; Bananas -0.009, tic-tac-toe -0.006). What would
+take it further: later copies that keep the annealed softmax while the first plays greedily (the
+copies of a stack share their play law today), and a "dr" fill-in at the model's mean with the
+optimism in the play only (the correction fitted on the optimistic fill-in learns the width
+back: with it, greedy at 0.05 scored -0.0002 on seeds 110-119).
 The gap, measured on 40 more diagnosis seeds (300-339, used for nothing else; `--gap`):
 `BoBLO()` minus tuned LinUCB -0.0069 (SE 0.0020) on ImageSegments, +0.0114 (0.0026) on digits,
 -0.0030 (0.0011) on `LinearBandit`, as on seeds 200-219 (-0.0064, +0.0100, -0.0038): the
