@@ -1718,11 +1718,13 @@ N = 5 switches on 5 of 5 seeds but scores 0.640 (0.05) and 0.641 (0.1) against 0
 neither passes and the defaults stay. Reported only: on the evaluation seeds 0-4 the 0.05
 candidate scores 0.866 / 0.860 / 0.668 (the defaults 0.868 / 0.858 / 0.664); on the 17 held-out
 streams of `bandit_heldout` +0.003 in the mean over `BoBLO()` (iris +0.016, LED +0.011,
-Hyperplane and SEA +0.009, Waveform +0.007; Bananas -0.009, tic-tac-toe -0.006). What would
-take it further: later copies that keep the annealed softmax while the first plays greedily (the
-copies of a stack share their play law today), and a "dr" fill-in at the model's mean with the
-optimism in the play only (the correction fitted on the optimistic fill-in learns the width
-back: with it, greedy at 0.05 scored -0.0002 on seeds 110-119).
+Hyperplane and SEA +0.009, Waveform +0.007; Bananas -0.009, tic-tac-toe -0.006). Later
+copies that keep the annealed softmax (penalty 20) while the first plays greedily (scratch: the
+copies of a stack share their play law today) do no better, 0.637: what costs the later stages
+is the optimism itself, which every stage's costs (the model's bound) and the "dr" fill-in
+carry. What would take it further: a fill-in at the model's mean with the optimism in the first
+copy's play only (the correction fitted on the optimistic fill-in also learns the width back:
+with the correction, greedy at 0.05 scored -0.0002 on seeds 110-119).
 The gap, measured on 40 more diagnosis seeds (300-339, used for nothing else; `--gap`):
 `BoBLO()` minus tuned LinUCB -0.0069 (SE 0.0020) on ImageSegments, +0.0114 (0.0026) on digits,
 -0.0030 (0.0011) on `LinearBandit`, as on seeds 200-219 (-0.0064, +0.0100, -0.0038): the
