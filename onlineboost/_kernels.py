@@ -108,34 +108,10 @@ from ._contexts import MAX_ABS
 from .loss_model import RidgeMixture, _ArmRidge
 
 __all__ = ["AVAILABLE", "covers", "pull", "pull_round", "pull_round_ridge", "update",
-           "update_round", "update_round_ridge", "warm", "warm_scale", "warm_store"]
+           "update_round", "update_round_ridge", "warm_scale", "warm_store"]
 
-_warmed = False  # (whether `warm` ran in this process)
-
-
-def warm() -> bool:
-    """Load the kernels into this process (or compile them, the first time after an install
-    or a change of this file), once: `BoBLO` calls it when it is built, so that a stream's
-    first rounds are not the ones that pay for it (about 0.3-0.5 s to load from numba's cache,
-    12-13 s to compile). It plays two throwaway `BoBLO()`s, one on a penalty mixture and one on
-    a single penalty, a few rounds past the scaler's warm-up on a synthetic stream, so every
-    kernel is called with the very argument types of a real round; nothing else moves (their
-    own random generators). True if this call did the work."""
-    global _warmed
-    if _warmed or not AVAILABLE:
-        return False
-    _warmed = True
-    from .boblo import BoBLO  # (boblo imports this module)
-
-    rng = np.random.default_rng(0)
-    arms = [0, 1, 2]
-    for model_l2 in ((1.0, 100.0), 20.0):  # `pull_round` / `update_round` and the `_ridge` pair
-        policy = BoBLO(model_l2=model_l2, seed=0)
-        for _ in range(scaling.WARMUP + 3):  # the warm-up kernels, then the usual round's
-            context = {"a": float(rng.normal()), "b": float(rng.normal())}
-            arm = policy.pull(arms, context)
-            policy.update(arm, context, float(rng.random()))
-    return True
+#: whether `onlineboost.boblo._warm` has loaded the kernels into this process
+_warmed = False
 
 _NONE = np.empty(0)  # (the scaler's statistics for a reader that does not scale)
 # the value types `pull` converts itself (`np.fromiter`, exactly as `_contexts._values` does;

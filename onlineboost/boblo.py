@@ -19,7 +19,7 @@ import numpy as np
 from river import bandit, preprocessing, stats
 from river import base as river_base
 
-from . import _kernels, losses, sets
+from . import _kernels, losses, scaling, sets
 from ._checks import check_real, check_seed, check_transformer
 from ._contexts import ContextVectors
 from .booco import BoOCO
@@ -76,6 +76,28 @@ def _reward_range(value) -> tuple[float, float]:
     if not low < high:
         raise ValueError(f"reward_range must have low < high, got {value!r}")
     return float(low), float(high)
+
+
+def _warm() -> bool:
+    """Load the compiled round's kernels (`onlineboost._kernels`) into this process, or compile
+    them the first time after an install or a change of their file, once: `BoBLO` calls it when
+    it is built, so that no stream's first rounds pay for it (about 0.3-0.5 s to load from
+    numba's cache, 12-13 s to compile). It plays two throwaway `BoBLO()`s, one on a penalty
+    mixture and one on a single penalty, a few rounds past the scaler's warm-up on a synthetic
+    stream, so every kernel is called with the very argument types of a real round; nothing
+    else moves (they own their random generators). True if this call did the work."""
+    if _kernels._warmed or not _kernels.AVAILABLE:
+        return False
+    _kernels._warmed = True
+    rng = np.random.default_rng(0)
+    arms = [0, 1, 2]
+    for model_l2 in ((1.0, 100.0), 20.0):  # `pull_round` / `update_round` and the `_ridge` pair
+        policy = BoBLO(model_l2=model_l2, seed=0)
+        for _ in range(scaling.WARMUP + 3):  # the warm-up kernels, then the usual round's
+            context = {"a": float(rng.normal()), "b": float(rng.normal())}
+            arm = policy.pull(arms, context)
+            policy.update(arm, context, float(rng.random()))
+    return True
 
 
 def _loss_model(policy, booco) -> _ArmRidge:
@@ -315,7 +337,7 @@ class BoBLO(bandit.base.ContextualPolicy):
     eight held-out streams, the first round and the scaler's warm-up included
     (`benchmarks/results/bandit_speed.md`). The first `BoBLO` built in a process (one copy, `"dr"`)
     loads the kernels from numba's cache (about 0.3-0.5 s) or compiles them (about 12-13 s,
-    once per installation), so that no round of a stream pays for it (`_kernels.warm`). Other
+    once per installation), so that no round of a stream pays for it (`boblo._warm`). Other
     configurations, and the rounds the kernels do not cover (the first, new features, bad
     input), run the numpy round; so does everything without numba.
 
@@ -517,7 +539,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         if decision_set is not None:
             self._set_booco(proto, bandit_face=False)
         if self._JIT and n_learners == 1 and estimator == "dr":  # (a round it may compile)
-            _kernels.warm()  # once per process: not inside the first stream's rounds
+            _warm()  # once per process: not inside the first stream's rounds
         self._pending = None  # (context, x, arm index, X, p, explored)
         self._rounds = 0  # rounds learnt from (the "sqrt" schedule of `implicit`)
         self._last_cost = None

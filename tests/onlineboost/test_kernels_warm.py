@@ -1,4 +1,4 @@
-"""`_kernels.warm`: building a `BoBLO` loads the compiled round, so a stream's rounds do not.
+"""`boblo._warm`: building a `BoBLO` loads the compiled round, so a stream's rounds do not.
 
 Checked in fresh processes (numba's dispatchers are per process): after the first `BoBLO()` is
 built, playing real streams under the configurations the kernels cover adds no
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CODE = r"""
 import json
 import numpy as np
-from onlineboost import BoBLO, _kernels
+from onlineboost import BoBLO, _kernels, boblo
 from learners import FeaturePolicy
 from onlineboost.boblo import DEFAULT_LEARNER
 
@@ -36,7 +36,7 @@ def signatures():
 before = signatures()
 first = BoBLO(seed=1)
 after_build = signatures()
-again = _kernels.warm()  # (done: False)
+again = boblo._warm()  # (done: False)
 configs = [dict(), dict(model_l2=5.0), dict(model_l2=(1.0, 5.0, 20.0)), dict(optimism=0.1),
            dict(learner=FeaturePolicy(**{**DEFAULT_LEARNER, "t0": None})),
            dict(transformer=None), dict(reward_range=(-1.0, 1.0))]
@@ -79,8 +79,9 @@ def test_policies_the_tests_keep_on_numpy_do_not_warm(monkeypatch):
     """`BoBLO._JIT = False` (the numpy round) and configurations no kernel covers build
     without touching the kernels."""
     calls = []
-    monkeypatch.setattr(_kernels, "warm", lambda: calls.append(1))
-    from onlineboost import BoBLO
+    from onlineboost import BoBLO, boblo
+
+    monkeypatch.setattr(boblo, "_warm", lambda: calls.append(1))
 
     monkeypatch.setattr(BoBLO, "_JIT", False)
     BoBLO()
