@@ -16,8 +16,9 @@ A read is two-phase: `read` validates the context and computes its vector and th
 statistics without storing anything; `commit` stores them. A caller that refuses the round after
 reading (e.g. because what it computed from the vector is not finite) simply does not commit.
 
-Feature values must be real numbers (int or float, numpy's included; not bool, str, bytes,
-None, Decimal) of magnitude at most `MAX_ABS` = 1e100: near 1e154 the squares in the running
+Feature values must be real numbers (int or float, numpy's included; bools count as 0 and 1, as
+river's own transformers and linear models count them; not str, bytes, None, Decimal) of
+magnitude at most `MAX_ABS` = 1e100: near 1e154 the squares in the running
 variance (and in second-order learners) overflow, so such a context is refused rather than
 allowed to turn later rounds into NaN.
 """
@@ -50,7 +51,7 @@ def _values(x: dict, name: str) -> np.ndarray:
         except OverflowError:  # an int beyond the float range
             pass
     for key, value in x.items():
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        if not isinstance(value, (numbers.Real, np.bool_)):  # (bool is an int: 0 / 1)
             raise ValueError(f"{name}[{key!r}] must be a real number, got {value!r}")
         try:
             float(value)

@@ -110,10 +110,14 @@ from .loss_model import RidgeMixture, _ArmRidge
 __all__ = ["AVAILABLE", "covers", "pull", "pull_round", "pull_round_ridge", "update",
            "update_round", "update_round_ridge", "warm_scale", "warm_store"]
 
+#: whether `onlineboost.boblo._warm` has loaded the kernels into this process
+_warmed = False
+
 _NONE = np.empty(0)  # (the scaler's statistics for a reader that does not scale)
-# the value types `pull` converts itself (`np.fromiter`, exactly as `_contexts._values` does);
-# any other (bool, str, None, Decimal, ...) goes to the reader, which accepts or names it
-_TYPES = frozenset({float, int, np.float64, np.float32, np.int64, np.int32})
+# the value types `pull` converts itself (`np.fromiter`, exactly as `_contexts._values` does;
+# bools as 0 / 1); any other (str, None, Decimal, ...) goes to the reader, which accepts or
+# names it
+_TYPES = frozenset({float, int, np.float64, np.float32, np.int64, np.int32, bool, np.bool_})
 
 
 # -- the glue: the state arrays of each layer in, the round's results out ---------------------
@@ -126,8 +130,8 @@ def covers(booco, model) -> bool:
     one copy) with the loss model `model`: the weak learner is one `FeaturePolicyStack` copy
     with no random features playing the softmax (fixed, or annealed with `t0`, floored or not
     by `min_temperature`: the kernel takes the round's $1/\tau_t$) on `model`, a
-    `RidgeMixture` (any penalties, optimism, rate) or one penalty's `loss_model._ArmRidge`,
-    on a plain `Simplex` whose one-copy point
+    `RidgeMixture` (any penalties, optimism and its width, rate) or one penalty's
+    `loss_model._ArmRidge`, on a plain `Simplex` whose one-copy point
     $x^1 = \mu + a (W - \mu)$ stays in it ($0 < a \le 1$), the linear loss with unit
     gradient scales. Rounds outside what the kernels cover (the first, new columns, bad
     input, non-finite values) still take the numpy fused path, round by round."""
@@ -198,12 +202,14 @@ def _round_law(booco, model, v, scale, count, mean, var, dev, ready, exploration
     beta = copies.inverse_temperature()
     if type(model) is RidgeMixture:
         status = pull_round(v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP,
-                            MAX_ABS, model.G, model.weights, model.optimism, copies._theta[0],
+                            MAX_ABS, model.G, model.weights, model.optimism,
+                            float(model.width0), copies._theta[0],
                             beta, booco._chain_one[0], mu, 1.0 - exploration,
                             exploration / d, z, p, c)
     else:  # the single-penalty `loss_model._ArmRidge`
         status = pull_round_ridge(v, scale, count, mean, var, dev, ready, scaling.K,
                                   scaling.CLIP, MAX_ABS, model.P, model.theta, model.optimism,
+                                  float(model.width0),
                                   copies._theta[0], beta, booco._chain_one[0], mu,
                                   1.0 - exploration, exploration / d, z, p, c)
     return status, z, p, c
@@ -262,8 +268,8 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float)
         cum = np.array(model.loss)
         status, kappa = update_round(
             x, arm, loss, prob, float(implicit), model.G, model.weights, cum, model.rate,
-            model.optimism, copies._P[0], copies._theta[0], copies.forget, booco._mu,
-            float(ext.delta), ext.kappa, running, cost)
+            model.optimism, float(model.width0), copies._P[0], copies._theta[0],
+            copies.forget, booco._mu, float(ext.delta), ext.kappa, running, cost)
         if not status:
             return None
         model.loss = cum.tolist()
@@ -271,8 +277,8 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float)
     else:  # the single-penalty `loss_model._ArmRidge`
         status, kappa = update_round_ridge(
             x, arm, loss, prob, float(implicit), model.P, model.theta, model.optimism,
-            copies._P[0], copies._theta[0], copies.forget, booco._mu, float(ext.delta),
-            ext.kappa, running, cost)
+            float(model.width0), copies._P[0], copies._theta[0], copies.forget, booco._mu,
+            float(ext.delta), ext.kappa, running, cost)
         if not status:
             return None
     model._last = None  # (its cache of the last context: the model moved)
@@ -300,9 +306,10 @@ def _dot(a, b):
 
 
 @_njit
-def _model_costs(G, weights, optimism, ce, out):
+def _model_costs(G, weights, optimism, width0, ce, out):
     r"""`RidgeMixture`'s costs of the row `ce`: $\sum_j w_j \hat\theta^{(j)}_a\cdot\tilde c$
-    per arm, minus `optimism` $\sqrt{\max(\sum_j w_j \tilde c^\top P^{(j)}_a \tilde c, 0)}$."""
+    per arm, minus `optimism` $\sqrt{\max(\sum_j w_j \tilde c^\top P^{(j)}_a \tilde c, 0) + s_0}$
+    ($s_0$ = `width0`)."""
     k, M, q = G.shape[0], G.shape[1], G.shape[3]
     for a in range(k):
         acc = 0.0
@@ -315,14 +322,14 @@ def _model_costs(G, weights, optimism, ce, out):
                 for i in range(q):
                     s += _dot(G[a, j, i], ce) * ce[i]
                 wid += weights[j] * s
-            acc = acc - optimism * math.sqrt(max(wid, 0.0))
+            acc = acc - optimism * math.sqrt(max(wid, 0.0) + width0)
         out[a] = acc
 
 
 @_njit
-def _ridge_costs(P, T, optimism, ce, out):
+def _ridge_costs(P, T, optimism, width0, ce, out):
     r"""`loss_model._ArmRidge`'s costs of the row `ce`: $\hat\theta_a\cdot\tilde c$ per arm, minus
-    `optimism` $\sqrt{\max(\tilde c^\top P_a \tilde c, 0)}$."""
+    `optimism` $\sqrt{\max(\tilde c^\top P_a \tilde c, 0) + s_0}$ ($s_0$ = `width0`)."""
     k, q = T.shape[0], T.shape[1]
     for a in range(k):
         acc = _dot(T[a], ce)
@@ -330,7 +337,7 @@ def _ridge_costs(P, T, optimism, ce, out):
             s = 0.0
             for i in range(q):
                 s += _dot(P[a, i], ce) * ce[i]
-            acc = acc - optimism * math.sqrt(max(s, 0.0))
+            acc = acc - optimism * math.sqrt(max(s, 0.0) + width0)
         out[a] = acc
 
 
@@ -455,7 +462,7 @@ def _store(status, count, mean, var, dev, st):
 
 @_njit
 def pull_round(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, weights,
-               optimism, theta, beta, chain_a, mu, law_a, law_b, z, p, c):
+               optimism, width0, theta, beta, chain_a, mu, law_a, law_b, z, p, c):
     """The fused pull on a `RidgeMixture` (`G`, `weights`): the context's raw values `v` to
     the scaled vector `z`, the law `p` and its running sums `c` (outputs, written whatever the
     status). Returns 0 (nothing stored: the caller runs the numpy path), else 1 + the scaler's
@@ -471,7 +478,7 @@ def pull_round(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, w
         return 0
     ce = _row(z)
     cost = np.empty(k)
-    _model_costs(G, weights, optimism, ce, cost)
+    _model_costs(G, weights, optimism, width0, ce, cost)
     if not _law(cost, ce, theta, beta, chain_a, mu, law_a, law_b, p, c):
         return 0
     if scale:  # the round is past its last refusal: the scaler's step is stored
@@ -481,7 +488,7 @@ def pull_round(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, w
 
 @_njit
 def pull_round_ridge(v, scale, count, mean, var, dev, ready, band, clip, max_abs, Pm, Tm,
-                     optimism, theta, beta, chain_a, mu, law_a, law_b, z, p, c):
+                     optimism, width0, theta, beta, chain_a, mu, law_a, law_b, z, p, c):
     """`pull_round` on a single-penalty `loss_model._ArmRidge` (`Pm`, `Tm`: its `P`, `theta`)."""
     n, k = v.shape[0], theta.shape[0]
     q = n + 1
@@ -494,7 +501,7 @@ def pull_round_ridge(v, scale, count, mean, var, dev, ready, band, clip, max_abs
         return 0
     ce = _row(z)
     cost = np.empty(k)
-    _ridge_costs(Pm, Tm, optimism, ce, cost)
+    _ridge_costs(Pm, Tm, optimism, width0, ce, cost)
     if not _law(cost, ce, theta, beta, chain_a, mu, law_a, law_b, p, c):
         return 0
     if scale:
@@ -609,8 +616,8 @@ def _learn(ce, arm, loss, prob, implicit, model, P, theta, forget, mu, delta, ka
 
 
 @_njit
-def update_round(x, arm, loss, prob, implicit, G, weights, cum, rate, optimism, P, theta,
-                 forget, mu, delta, kappa, running, cost):
+def update_round(x, arm, loss, prob, implicit, G, weights, cum, rate, optimism, width0, P,
+                 theta, forget, mu, delta, kappa, running, cost):
     """The fused update for the pending round (scaled context `x`, arm `arm` drawn with
     probability `prob`, observed `loss`) on a `RidgeMixture`: the estimate into `cost`, then in
     place the weak learner (`P`, `theta`), kappa's running maximum (returned), the mixture's
@@ -623,7 +630,7 @@ def update_round(x, arm, loss, prob, implicit, G, weights, cum, rate, optimism, 
         return 0, kappa
     ce = _row(x)
     model = np.empty(k)
-    _model_costs(G, weights, optimism, ce, model)  # m_t (the play's, the model not moved)
+    _model_costs(G, weights, optimism, width0, ce, model)  # m_t (the play's, the model not moved)
     ok, kappa = _learn(ce, arm, loss, prob, implicit, model, P, theta, forget, mu, delta, kappa,
                        running, cost)
     if not ok:
@@ -663,8 +670,8 @@ def update_round(x, arm, loss, prob, implicit, G, weights, cum, rate, optimism, 
 
 
 @_njit
-def update_round_ridge(x, arm, loss, prob, implicit, Pm, Tm, optimism, P, theta, forget, mu,
-                       delta, kappa, running, cost):
+def update_round_ridge(x, arm, loss, prob, implicit, Pm, Tm, optimism, width0, P, theta,
+                       forget, mu, delta, kappa, running, cost):
     """`update_round` on a single-penalty `loss_model._ArmRidge` (`Pm`, `Tm`: its `P`, `theta`):
     its learning step is `_ArmRidge.learn_loss`."""
     q, k = x.shape[0] + 1, theta.shape[0]
@@ -673,7 +680,7 @@ def update_round_ridge(x, arm, loss, prob, implicit, Pm, Tm, optimism, P, theta,
         return 0, kappa
     ce = _row(x)
     model = np.empty(k)
-    _ridge_costs(Pm, Tm, optimism, ce, model)
+    _ridge_costs(Pm, Tm, optimism, width0, ce, model)
     ok, kappa = _learn(ce, arm, loss, prob, implicit, model, P, theta, forget, mu, delta, kappa,
                        running, cost)
     if not ok:

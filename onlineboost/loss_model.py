@@ -51,6 +51,10 @@ class _ContextCache:
     """
 
     _last = None
+    #: the constant under the width's square root: 0 for the parameter's deviation
+    #: sqrt(c' P c) (LinUCB's paper), 1 for the predictive one sqrt(1 + c' P c) (river's
+    #: LinUCBDisjoint, noise plus parameter); BoBLO's `width` (models pickled before it: 0)
+    width0 = 0.0
 
     # the cache is no state: a pickled model is the same whatever it holds
     def __getstate__(self) -> dict:
@@ -99,7 +103,7 @@ class _ContextCache:
             return m
         tail = v[q - 1:]
         w = self._widths_unseen(ce, float(tail @ tail))
-        return m - self.optimism * np.sqrt(np.maximum(w, 0.0))
+        return m - self.optimism * np.sqrt(np.maximum(w, 0.0) + self.width0)
 
     def costs_and_row(self, v: np.ndarray) -> tuple:
         r"""`(costs(v), row)`: the row $\tilde c = (1, v)$ the model uses for `v` (the cached
@@ -244,7 +248,8 @@ class RidgeMixture(_ContextCache):
             return m, None
         U = self.P @ ce  # (M, k, q)
         w = self.weights.dot(U.dot(ce)).tolist()
-        return [v - optimism * math.sqrt(max(s, 0.0)) for v, s in zip(m, w)], U
+        s0 = self.width0
+        return [v - optimism * math.sqrt(max(s, 0.0) + s0) for v, s in zip(m, w)], U
 
     def learn(self, ce: np.ndarray, a: int, residual: float, U: np.ndarray | None = None) -> None:
         """`learn_loss` on arm `a`'s loss `residual + theta[a] @ ce` (the residual of the
@@ -342,7 +347,9 @@ class _ArmRidge(_ContextCache):
             return m, None
         U = self.P @ ce  # (k, q); row a is P[a] @ ce, bit for bit
         # (U @ ce >= 0 but for rounding; a handful of arms: plain floats)
-        return [v - optimism * math.sqrt(max(w, 0.0)) for v, w in zip(m, U.dot(ce).tolist())], U
+        s0 = self.width0
+        return ([v - optimism * math.sqrt(max(w, 0.0) + s0) for v, w in zip(m, U.dot(ce).tolist())],
+                U)
 
     def learn(self, ce: np.ndarray, a: int, residual: float, U: np.ndarray | None = None) -> None:
         """One recursive-least-squares step of arm `a` (`U`: `predict`'s rows, if at hand)."""

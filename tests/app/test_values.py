@@ -245,3 +245,31 @@ def test_a_csv_wider_than_max_features_is_refused_at_its_header(tmp_path, capsys
     code, err = run([tmp_path / "in.csv", "--target", "y", "--max-features", "3", "-o",
                      tmp_path / "out", *QUIET], capsys)
     assert code == 0
+
+
+@pytest.mark.parametrize("configured", [True, False])
+def test_boblo_rewards_on_another_scale_need_reward_range(tmp_path, capsys, configured):
+    """Rewards 1 / 5: with `reward_range = [1, 5]` in `[model.policy_params]` BoBLO learns
+    them (mean reward near 5 late); without it every record whose pulled arm paid 5 is
+    rejected with the way out in its reason, and the run goes on."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for _ in range(400):
+        c = float(rng.normal())
+        rows.append({"c": c, "a": 5.0 if c > 0 else 1.0, "b": 1.0 if c > 0 else 5.0})
+    _jsonl(tmp_path / "in.jsonl", rows)
+    (tmp_path / "c.toml").write_text("[model.policy_params]\nreward_range = [1.0, 5.0]\n")
+    config = ["--config", tmp_path / "c.toml"] if configured else []
+    code, err = run([tmp_path / "in.jsonl", "--rewards", "a,b", "--policy", "boblo", *config,
+                     "-o", tmp_path / "out", "--rejects", tmp_path / "rej", *QUIET], capsys)
+    assert code == 0, err
+    s = _summary(err)
+    if configured:
+        assert int(s["rejected"]) == 0
+        arms = [a[1] for a in answers(tmp_path / "out")[-150:]]
+        good = [("a" if r["c"] > 0 else "b") for r in rows[-150:]]
+        assert np.mean([x == g for x, g in zip(arms, good)]) > 0.9
+    else:
+        assert int(s["rejected"]) > 50
+        reason = json.loads((tmp_path / "rej").read_text().splitlines()[0])["reason"]
+        assert "reward_range=(low, high)" in reason

@@ -129,7 +129,7 @@ def test_pickles_without_the_resolved_aggregate_use_their_own(aggregate, kind):
 
 def test_the_unit_test_params_resolve():
     resolved = [BoBLO(**params)._aggregate for params in BoBLO._unit_test_params()]
-    assert resolved == ["exp4", "fit", "fit"]  # (SoftmaxPolicy under "ips"; the defaults)
+    assert resolved == ["exp4", "fit", "fit", "fit"]  # (SoftmaxPolicy under "ips"; the defaults)
 
 
 # -- the defaults' N = 5: FitLead's switch where it matters, none where it does not ---------------

@@ -114,7 +114,7 @@ def test_the_fused_round_refuses_bad_input_and_changes_nothing():
         c = {f"c{j}": float(v) for j, v in enumerate(rng.normal(size=4))}
         if t > 20 and t % 7 == 0:
             before = pickle.dumps(policy)
-            for bad in (math.nan, math.inf, 1e300, "1", None, True):
+            for bad in (math.nan, math.inf, 1e300, "1", None):
                 with pytest.raises(ValueError, match="context"):
                     policy.pull([0, 1, 2], {**c, "c1": bad})
                 assert pickle.dumps(policy) == before

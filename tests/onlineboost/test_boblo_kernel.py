@@ -225,7 +225,7 @@ def test_bad_input_on_the_kernel_round_raises_the_same_error_and_changes_nothing
     assert policy._jit
     c = context()
     before = pickle.dumps(policy)
-    for bad in (math.nan, math.inf, -1e101, 10**400, "1", None, True):
+    for bad in (math.nan, math.inf, -1e101, 10**400, "1", None):
         with pytest.raises(ValueError, match=r"context\['c1'\]"):
             policy.pull([0, 1, 2], {**c, "c1": bad})
         assert pickle.dumps(policy) == before
@@ -488,7 +488,7 @@ def test_a_seeded_warm_up_plays_compiled_as_the_numpy_round_does(monkeypatch):
         assert max(_state_gaps(compiled, plain).values()) <= TOL
 
 
-@pytest.mark.parametrize("bad", [math.nan, math.inf, -1e101, 10**400, "1", None, True,
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -1e101, 10**400, "1", None,
                                  np.float64(np.nan)])
 def test_bad_input_in_the_warm_up_is_refused_by_name_with_nothing_stored(bad):
     """A bad value on a compiled warm-up round (the reader's own `ValueError`, naming the
