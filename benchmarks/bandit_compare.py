@@ -1722,9 +1722,13 @@ Hyperplane and SEA +0.009, Waveform +0.007; Bananas -0.009, tic-tac-toe -0.006).
 copies that keep the annealed softmax (penalty 20) while the first plays greedily (scratch: the
 copies of a stack share their play law today) do no better, 0.637: what costs the later stages
 is the optimism itself, which every stage's costs (the model's bound) and the "dr" fill-in
-carry. What would take it further: a fill-in at the model's mean with the optimism in the first
-copy's play only (the correction fitted on the optimistic fill-in also learns the width back:
-with the correction, greedy at 0.05 scored -0.0002 on seeds 110-119).
+carry. The fill-in matters for the correction: fitted on the optimistic fill-in it learns the width
+back (with the correction, greedy at 0.05 scored -0.0002 on seeds 110-119); with the fill-in
+and the learners' targets at the model's mean and the bound in the play only (scratch) it
+scored +0.0049 (SE 0.0018) there, the pinned correction +0.0072, but N = 5 on `NonlinearBandit`
+still 0.640 (5 of 5 switches). What would take it further: the bound in the first copy's play
+only, the later stages playing on the model's mean (today every stage plays on the model's
+costs, bound included).
 The gap, measured on 40 more diagnosis seeds (300-339, used for nothing else; `--gap`):
 `BoBLO()` minus tuned LinUCB -0.0069 (SE 0.0020) on ImageSegments, +0.0114 (0.0026) on digits,
 -0.0030 (0.0011) on `LinearBandit`, as on seeds 200-219 (-0.0064, +0.0100, -0.0038): the
