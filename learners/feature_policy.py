@@ -493,7 +493,9 @@ class FeaturePolicyBoostStack(VectorStackEntries):
         self.fit = fit
         self.model = None  # with on_model: the owner's loss model, `model.costs(c)` -> (k,)
         self._index = FeatureIndex()
-        self._last = None  # (c, its bytes, raw costs (n, k)) of the last predicted_costs
+        # the round's cache (c, its bytes, raw costs (n, k), and None or (the model's costs
+        # array and its bytes, the predicted costs made with it)) of the last predicted_costs
+        self._last = None
 
     def __getstate__(self) -> dict:  # the cache is no state
         return {**self.__dict__, "_last": None}
@@ -504,17 +506,27 @@ class FeaturePolicyBoostStack(VectorStackEntries):
         if last is not None and last[0] is c and last[1] == c.tobytes():
             return last[2]
         raw = np.concatenate([self.first.predicted_costs(c), self.rest.predicted_costs(c)])
-        self._last = (c, c.tobytes(), raw)
+        self._last = (c, c.tobytes(), raw, None)
         return raw
 
     def predicted_costs(self, c: np.ndarray) -> np.ndarray:
-        """The predicted cost of every arm for every copy, `(n, k)` (vector context)."""
+        """The predicted cost of every arm for every copy, `(n, k)` (vector context). Made
+        once per context and round (the play's and the aggregate's call: the cache holds them
+        while the model hands back the same costs array, same values, for `c`, i.e. until
+        either learns)."""
         costs = self._raw(c)
+        m = self.model.costs(c) if self.model is not None else None
+        key = None if m is None else m.tobytes()
+        last = self._last
+        made = last[3]
+        if made is not None and made[0] is m and made[1] == key:
+            return made[2].copy()
         if self.residual:
             costs = np.cumsum(costs, axis=0)
-        if self.model is not None:  # the owner's model plus the learned corrections
-            costs = costs + self.model.costs(c)
-        return costs
+        if m is not None:  # the owner's model plus the learned corrections
+            costs = costs + m
+        self._last = last[:3] + ((m, key, costs),)
+        return costs.copy()
 
     def predict_vector(self, c: np.ndarray) -> np.ndarray:
         """The softmax of `predicted_costs` for every copy, `(n, k)`; row 1 through copy 1's
