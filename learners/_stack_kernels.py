@@ -82,7 +82,7 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
 
     _njit_sum = _njit
 
-__all__ = ["AVAILABLE", "learn", "predict"]
+__all__ = ["AVAILABLE", "boost_predict", "learn", "predict"]
 
 _SQRT2 = math.sqrt(2.0)
 
@@ -166,3 +166,78 @@ def learn(P, theta, F, R, inv_forget):
                 ua = u[a]
                 for j in range(q):
                     row[j] = row[j] * inv_forget - ua * v[j]
+
+
+@_njit
+def boost_predict(raw0, m, has_model, residual, W, b, c, fourier, theta, beta0, beta, F, raw,
+                  costs, points):
+    r"""`FeaturePolicyBoostStack.predict_vector` with softmax play: copy 1's raw costs `raw0`
+    `(k,)` (numpy's, as the one-copy learner makes them) and the model's `m` (`has_model`)
+    given; copies 2..n's $\phi$ into `F` and raw costs into `raw[1:]` (`predict`), `raw[0]` =
+    `raw0`; the stages' costs into `costs` (the running sums over the copies when `residual`,
+    row after row as numpy's `cumsum`, then `+ m`); their laws into `points`: row 1 as copy 1's
+    plain-float softmax (`FeaturePolicyStack._softmax` on one row: its minimum, `exp((min - y)
+    * beta0)`, the sum left to right; the same floats), rows 2..n as numpy's softmax (the row's
+    minimum, `exp`, the row's sum as numpy's pairwise sum) at `beta`."""
+    n, k = raw.shape
+    predict(W, b, c, fourier, theta, F, raw[1:])
+    for a in range(k):
+        raw[0, a] = raw0[a]
+    for i in range(n):
+        for a in range(k):
+            v = raw[i, a]
+            if residual and i > 0:
+                v = costs[i - 1, a] + v
+            costs[i, a] = v
+    if has_model:  # (after the sums: numpy's `cumsum(raw) + m`)
+        for i in range(n):
+            for a in range(k):
+                costs[i, a] = costs[i, a] + m[a]
+    e = np.empty(k)
+    for i in range(n):
+        row = costs[i]
+        low = row[0]
+        for a in range(1, k):
+            if row[a] < low:
+                low = row[a]
+        if i == 0:
+            total = 0.0
+            for a in range(k):
+                e[a] = math.exp((low - row[a]) * beta0)
+                total += e[a]
+        else:
+            for a in range(k):
+                e[a] = math.exp((low - row[a]) * beta)
+            total = _pairwise_sum(e)
+        for a in range(k):
+            points[i, a] = e[a] / total
+
+
+@_njit
+def _pairwise_sum(a):
+    """numpy's pairwise sum of a short row (below 8 entries left to right from 0, else eight
+    interleaved partial sums, then the remainder; `onlineboost._extension_kernels`)."""
+    n = a.shape[0]
+    if n < 8:
+        res = 0.0
+        for i in range(n):
+            res += a[i]
+        return res
+    r0, r1, r2, r3, r4, r5, r6, r7 = a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]
+    i = 8
+    m = n - n % 8
+    while i < m:
+        r0 += a[i]
+        r1 += a[i + 1]
+        r2 += a[i + 2]
+        r3 += a[i + 3]
+        r4 += a[i + 4]
+        r5 += a[i + 5]
+        r6 += a[i + 6]
+        r7 += a[i + 7]
+        i += 8
+    res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    while i < n:
+        res += a[i]
+        i += 1
+    return res

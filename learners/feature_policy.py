@@ -531,8 +531,35 @@ class FeaturePolicyBoostStack(VectorStackEntries):
     def predict_vector(self, c: np.ndarray) -> np.ndarray:
         """The softmax of `predicted_costs` for every copy, `(n, k)`; row 1 through copy 1's
         own softmax (the same floats as a one-copy stack). Not validated."""
+        first, rest = self.first, self.rest
+        if (rest._JIT and not rest._shared and first.n == 1 and first.link == "softmax"
+                and rest.link == "softmax"):
+            return self._predict_compiled(c)
         costs = self.predicted_costs(c)
-        return np.concatenate([self.first._point(costs[:1]), self.rest._point(costs[1:])])
+        return np.concatenate([first._point(costs[:1]), rest._point(costs[1:])])
+
+    def _predict_compiled(self, c: np.ndarray) -> np.ndarray:
+        """`predict_vector` with copies 2..n over their own random features, softmax play:
+        copy 1's raw costs by numpy (the one-copy learner's floats), the rest in one call
+        (`_stack_kernels.boost_predict`: the later copies' features and costs, the sums, the
+        model, both softmaxes; row 1's law the same floats as `first._point`'s, the others
+        numpy's to rounding), the round's caches of both stacks filled."""
+        first, rest = self.first, self.rest
+        raw0 = first.predicted_costs(c)[0]
+        m = self.model.costs(c) if self.model is not None else None
+        cc = np.ascontiguousarray(rest._columns(c, False), dtype=np.float64)
+        n, k = self.n, raw0.shape[0]
+        n1, D, p = rest._W.shape
+        F = np.empty((n1, 1 + D + p))
+        raw, costs, points = np.empty((n, k)), np.empty((n, k)), np.empty((n, k))
+        _stack_kernels.boost_predict(raw0, raw0 if m is None else m, m is not None,
+                                     self.residual, rest._W, rest._b, cc, rest.kind == "fourier",
+                                     rest._theta, first.inverse_temperature(),
+                                     rest.inverse_temperature(), F, raw, costs, points)
+        key = c.tobytes()
+        rest._round = (c, key, F, raw[1:])
+        self._last = (c, key, raw, (m, None if m is None else m.tobytes(), costs))
+        return points
 
     def learn_vector(self, c: np.ndarray, G: np.ndarray) -> None:
         """One step of every copy on its row of `G` `(n, k)` (class docstring). Not
