@@ -216,7 +216,7 @@ def boost_predict(raw0, m, has_model, residual, W, b, c, fourier, theta, beta0, 
 @_njit
 def _pairwise_sum(a):
     """numpy's pairwise sum of a short row (below 8 entries left to right from 0, else eight
-    interleaved partial sums, then the remainder; `onlineboost._extension_kernels`)."""
+    interleaved partial sums, then the remainder; `onlineboost._boost_kernels`)."""
     n = a.shape[0]
     if n < 8:
         res = 0.0

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _boost_kernels
 from ._checks import check_real
 from .exp4 import Exp4, ville_grid, ville_margins
 
@@ -133,6 +134,10 @@ class FitLead:
     about $\sqrt{t}$ (the increments' range is $2|d| = 0.3$).
     """
 
+    #: (a switch for the tests: False keeps the bounds on numpy; off without numba) the
+    #: cumulant bounds through `_boost_kernels.fit_bounds` (the same floats)
+    _JIT = _boost_kernels.AVAILABLE
+
     def __init__(self, n_experts: int, n_arms: int, prior=None, confidence: float = 0.05,
                  then: str = "exp4", anchor: str = "uniform"):
         self._exp4_args = (n_experts, n_arms, prior)
@@ -243,12 +248,17 @@ class FitLead:
         # 0's d is 0: its phi_lambda are 0, its bound stays 0); phi_lambda at both, the larger
         d, s = d[1:], s[1:]
         lam = self._lam
-        X = np.empty((2,) + d.shape + lam.shape)
-        np.multiply((d * (2.0 - s))[..., None], lam, out=X[0])
-        np.multiply((-d * s)[..., None], lam, out=X[1])
-        F = np.expm1(X)
-        F -= X
-        self._psi[1:] += p @ np.maximum(F[0], F[1])  # sum_a p(a) max(...), (M - 1, grid)
+        if self._JIT:  # (the same floats, one call)
+            F = np.empty(d.shape + lam.shape)
+            _boost_kernels.fit_bounds(d, s, lam, F)
+        else:
+            X = np.empty((2,) + d.shape + lam.shape)
+            np.multiply((d * (2.0 - s))[..., None], lam, out=X[0])
+            np.multiply((-d * s)[..., None], lam, out=X[1])
+            F = np.expm1(X)
+            F -= X
+            F = np.maximum(F[0], F[1])
+        self._psi[1:] += p @ F  # sum_a p(a) max(...), (M - 1, grid)
         lead = self._lead
         if lead.max() >= self._floor:
             excess = lead - self.margins

@@ -29,7 +29,7 @@ import math
 
 import numpy as np
 
-from . import _extension_kernels, sets
+from . import _boost_kernels, sets
 from . import losses as losses_
 
 __all__ = ["Extension", "prox_distance", "prox_distance_interval"]
@@ -174,17 +174,17 @@ class Extension:
                 return np.array([self.linear_gradient_row(x.tolist()[0], y.tolist())])
             if self._JIT and self._rows_compiled(x):  # (a booster's N > 1 points)
                 out = np.empty(x.shape)
-                _extension_kernels.linear_gradient_rows(x, y, self.delta,
+                _boost_kernels.linear_gradient_rows(x, y, self.delta,
                                                         self.delta * self.kappa, out)
                 return out
         return (x - self.prox_unchecked(x, y)) / self.delta
 
     #: (a switch for the tests: False keeps every stack on numpy; off without numba) the
-    #: linear loss on the simplex at a few points through `_extension_kernels` (the same floats)
-    _JIT = _extension_kernels.AVAILABLE
+    #: linear loss on the simplex at a few points through `_boost_kernels` (the same floats)
+    _JIT = _boost_kernels.AVAILABLE
 
     def _rows_compiled(self, x: np.ndarray) -> bool:
-        """Whether `_extension_kernels.linear_gradient_rows` gives `gradient_unchecked` of the
+        """Whether `_boost_kernels.linear_gradient_rows` gives `gradient_unchecked` of the
         stack `x` (the linear loss): K the plain simplex and `x` a stack its projection takes
         in plain floats (`sets.projection_simplex`: `_projection_simplex_small`), C-ordered."""
         n, size = x.shape[0], x.size

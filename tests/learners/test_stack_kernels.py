@@ -272,7 +272,7 @@ def _play(policy, stream, n):
 
 def _kernels(monkeypatch, on: bool):
     monkeypatch.setattr(FeaturePolicyStack, "_JIT", on and _stack_kernels.AVAILABLE)
-    monkeypatch.setattr(extension.Extension, "_JIT", on and extension._extension_kernels.AVAILABLE)
+    monkeypatch.setattr(extension.Extension, "_JIT", on and extension._boost_kernels.AVAILABLE)
 
 
 def test_boblo_n5_plays_the_same_arms_with_the_kernels_on_and_off(monkeypatch):

@@ -234,10 +234,13 @@ class _Vectorised(FitLead):
 
 @pytest.mark.parametrize("M,k", [(2, 2), (2, 3), (5, 10), (3, 7)])
 @pytest.mark.parametrize("anchor", ["uniform", "played"])
-def test_round_is_the_former_vectorised_round_bit_for_bit(M, k, anchor):
+@pytest.mark.parametrize("jit", [True, False], ids=["compiled", "numpy"])
+def test_round_is_the_former_vectorised_round_bit_for_bit(M, k, anchor, jit):
     """The trimmed round (expert 0's bound skipped, it is 0; no ufunc.outer; the uniform law
-    made once) gives the former round's floats exactly: leads, bounds, switch."""
+    made once; the bounds compiled, `_boost_kernels.fit_bounds`, or numpy) gives the former
+    round's floats exactly: leads, bounds, switch."""
     new, old = (cls(M, k, then="follow", anchor=anchor) for cls in (FitLead, _Vectorised))
+    new._JIT = jit and FitLead._JIT
     logs = [drive(agg, 11, 700, k=k, M=M, gap=0.6, noise=0.3) for agg in (new, old)]
     np.testing.assert_array_equal(np.array(logs[0][5]), np.array(logs[1][5]))
     np.testing.assert_array_equal(new._psi, old._psi)

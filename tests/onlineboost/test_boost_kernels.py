@@ -1,5 +1,5 @@
 """The extension's gradient for the linear loss at a few points of the simplex, compiled
-(`onlineboost._extension_kernels`), against the numpy path it transcribes: the same floats,
+(`onlineboost._boost_kernels`), against the numpy path it transcribes: the same floats,
 bit for bit (the plain-float projection, numpy's pairwise sum of |r|^2, the pull), on and off
 the simplex, with kappa = 0, on the shapes where the numpy path projects in plain floats; other
 shapes and sets keep the numpy path."""
@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from onlineboost import _extension_kernels, extension, losses, sets
+from onlineboost import _boost_kernels, extension, losses, sets
 
-pytestmark = pytest.mark.skipif(not _extension_kernels.AVAILABLE,
+pytestmark = pytest.mark.skipif(not _boost_kernels.AVAILABLE,
                                 reason="numba is not installed")
 
 
@@ -47,7 +47,7 @@ def test_a_wrong_sum_would_show():
     right sum differs in the last bit on some of these rows (so the test above can fail)."""
     rng = np.random.default_rng(0)
     R = rng.normal(size=(2000, 10)) ** 2
-    pairwise = np.array([_extension_kernels._pairwise_sum(r) for r in R])
+    pairwise = np.array([_boost_kernels._pairwise_sum(r) for r in R])
     np.testing.assert_array_equal(pairwise, np.add.reduce(R, axis=-1))
     assert (np.array([sum(r.tolist()) for r in R]) != pairwise).any()
 

@@ -1,12 +1,14 @@
-r"""The extension's gradient for the linear loss on the simplex at a few points, compiled (numba).
+r"""`BoOCO` and `depth.FitLead` rounds with $N > 1$ copies, compiled where numpy's per-call cost
+dominates (numba): the extension's gradient at the $N$ points, and FitLead's cumulant bounds.
 
-`BoOCO` with $N > 1$ copies (BoBLO's `n_learners=5`) trains copy $i$ on the gradient of the
-extended loss at $x^{i-1}$: `Extension.gradient_unchecked` on an `(N, d)` stack, which for the
-linear loss is $(x - p^\star)/\delta$, $p^\star = \operatorname{prox}_{\delta\kappa
-\operatorname{Dist}}(x - \delta y)$ (`extension.prox_distance`). On the development shapes
-($N = 5$ rows of 5-10 arms) that is the simplex's plain-float projection of each row
-(`sets._projection_simplex_row`, a Python loop) and a dozen numpy calls, ~50-90 us a round for
-well under a microsecond of arithmetic. `linear_gradient_rows` is the same steps compiled:
+**The extension's gradient** for the linear loss on the simplex at a few points. `BoOCO` with
+$N > 1$ copies (BoBLO's `n_learners=5`) trains copy $i$ on the gradient of the extended loss
+at $x^{i-1}$: `Extension.gradient_unchecked` on an `(N, d)` stack, which for the linear loss is
+$(x - p^\star)/\delta$, $p^\star = \operatorname{prox}_{\delta\kappa\operatorname{Dist}}(x -
+\delta y)$ (`extension.prox_distance`). On the development shapes ($N = 5$ rows of 5-10 arms)
+that is the simplex's plain-float projection of each row (`sets._projection_simplex_row`, a
+Python loop) and a dozen numpy calls, ~50-90 us a round for well under a microsecond of
+arithmetic. `linear_gradient_rows` is the same steps compiled:
 
 * $z = x - \delta y$ (numpy's `x - delta * y`);
 * `sets._projection_simplex_row` of each row, transcribed operation by operation (the shift
@@ -23,6 +25,12 @@ projection (`sets.projection_simplex`: at most `sets._ROWS` rows of at most `set
 entries, or any stack of at most `sets._ANY_STACK` entries; `Extension.gradient_unchecked`
 checks this). (On Python 3.12 and later `sum` of floats is compensated, so the projection's
 spread may differ from the kernel's in the last bit.)
+
+**FitLead's bounds** (`fit_bounds`): for experts $j \ge 1$, every arm $a$ and rate
+$\lambda_i$, $\max(\phi_{\lambda_i}(d(2 - \sigma)), \phi_{\lambda_i}(-d\sigma))$ with
+$\phi_\lambda(x) = e^{\lambda x} - 1 - \lambda x$: 2 (M - 1) k x 40 `expm1`s a round, the
+same operations as `FitLead.update`'s numpy round (`math.expm1` is the C library's, as
+numpy's `expm1` is), so the same floats; the owner takes the $p$-weighted sum with numpy.
 
 Examples
 --------
@@ -61,7 +69,7 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
     def _njit(f):
         return f
 
-__all__ = ["AVAILABLE", "linear_gradient_rows"]
+__all__ = ["AVAILABLE", "fit_bounds", "linear_gradient_rows"]
 
 
 @_njit
@@ -161,3 +169,23 @@ def linear_gradient_rows(X, y, delta, lam, out):
         o = out[i]
         for j in range(d):
             o[j] = (x[j] - (p[j] + keep * r[j])) / delta
+
+
+@_njit
+def fit_bounds(d, s, lam, out):
+    r"""`out[j, a, i]` $= \max(\phi(\lambda_i d_{ja}(2 - \sigma_{ja})),
+    \phi(\lambda_i (-d_{ja})\sigma_{ja}))$, $\phi(x) = $ `expm1(x) - x` (module docstring);
+    `d`, `s` `(m, k)`, `lam` `(g,)`, `out` `(m, k, g)`. numpy's `maximum`: the first unless
+    the second is larger."""
+    m, k = d.shape
+    for j in range(m):
+        for a in range(k):
+            x1 = d[j, a] * (2.0 - s[j, a])
+            x2 = -d[j, a] * s[j, a]
+            o = out[j, a]
+            for i in range(lam.shape[0]):
+                y1 = x1 * lam[i]
+                y2 = x2 * lam[i]
+                f1 = math.expm1(y1) - y1
+                f2 = math.expm1(y2) - y2
+                o[i] = f1 if (f1 >= f2 or f1 != f1) else f2
