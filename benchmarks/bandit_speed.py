@@ -112,7 +112,7 @@ from onlineboost import BoBLO
 warnings.simplefilter("ignore")
 
 def rounds():
-    policy, rng = BoBLO(seed=0), np.random.default_rng(0)
+    policy, rng = BoBLO(seed=0, n_learners=N_LEARNERS), np.random.default_rng(0)
     tic = time.perf_counter()
     for _ in range(40):  # (the scaler's warm-up, then the kernels' rounds)
         c = {f"x{j}": float(v) for j, v in enumerate(rng.normal(size=5))}
@@ -124,13 +124,16 @@ print(first - rounds())
 """
 
 
-def compile_times() -> tuple[float, float]:
-    """Seconds the kernels add to a process's first `BoBLO()` rounds: compiling them (a fresh
-    process, an empty numba cache directory; numba's own start-up included) and loading them
-    from that cache (a second fresh process)."""
+def compile_times(n_learners: int = 1) -> tuple[float, float]:
+    """Seconds the kernels add to a process's first `BoBLO(n_learners=n_learners)` rounds
+    (`BoBLO()`'s `onlineboost._kernels`; with 5, `learners._stack_kernels` and
+    `onlineboost._boost_kernels`): compiling them (a fresh process, an empty numba cache
+    directory; numba's own start-up included) and loading them from that cache (a second fresh
+    process)."""
+    script = f"N_LEARNERS = {int(n_learners)}\n" + _FIRST_ROUNDS
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        runs = [subprocess.run([sys.executable, "-c", _FIRST_ROUNDS], env=env, check=True,
+        runs = [subprocess.run([sys.executable, "-c", script], env=env, check=True,
                                capture_output=True, text=True) for _ in range(2)]
     return float(runs[0].stdout), float(runs[1].stdout)
 
@@ -249,10 +252,13 @@ def main(argv=None):
         print(held[-1], flush=True)
     held = "\n".join(held)
     first, cached = compile_times()
+    first5, cached5 = compile_times(5)
     compiled = (f"The kernels' first use in a process: {first:.1f} s to compile them (once per "
                 f"installation and source change; numba's own start-up included), "
                 f"{cached:.2f} s to load them from numba's cache in any later process "
-                f"(`compile_times`: fresh processes, an empty cache directory).")
+                f"(`compile_times`: fresh processes, an empty cache directory); "
+                f"`BoBLO(n_learners=5)`'s kernels (`learners._stack_kernels`, "
+                f"`onlineboost._boost_kernels`) {first5:.1f} s and {cached5:.2f} s.")
     print(compiled)
     print(f"{time.time() - tic:.0f} s")
     if args.quick:

@@ -211,7 +211,7 @@ class FitLead:
         if reference is not None:
             w = p if self.anchor == "played" else self._uniform(len(p))
             costs = costs - (costs @ w - float(reference @ w))[:, None]
-        return np.clip(costs, 0.0, 1.0)
+        return costs.clip(0.0, 1.0)
 
     def distribution(self, advice: np.ndarray, costs: np.ndarray, reference=None) -> np.ndarray:
         """Expert 0's row in phase 1 (the same floats); after the switch the switching
