@@ -551,7 +551,7 @@ class FeaturePolicyBoostStack(VectorStackEntries):
         n, k = self.n, raw0.shape[0]
         n1, D, p = rest._W.shape
         F = np.empty((n1, 1 + D + p))
-        raw, costs, points = np.empty((n, k)), np.empty((n, k)), np.empty((n, k))
+        raw, costs, points = np.empty((3, n, k))  # (one allocation)
         _stack_kernels.boost_predict(raw0, raw0 if m is None else m, m is not None,
                                      self.residual, rest._W, rest._b, cc, rest.kind == "fourier",
                                      rest._theta, first.inverse_temperature(),

@@ -26,8 +26,9 @@ entries, or any stack of at most `sets._ANY_STACK` entries; `Extension.gradient_
 checks this). (On Python 3.12 and later `sum` of floats is compensated, so the projection's
 spread may differ from the kernel's in the last bit.)
 
-**FitLead's bounds** (`fit_bounds`): for experts $j \ge 1$, every arm $a$ and rate
-$\lambda_i$, $\max(\phi_{\lambda_i}(d(2 - \sigma)), \phi_{\lambda_i}(-d\sigma))$ with
+**FitLead's round** (`fit_round`: the leads' step, then `fit_bounds`): for experts
+$j \ge 1$, every arm $a$ and rate $\lambda_i$,
+$\max(\phi_{\lambda_i}(d(2 - \sigma)), \phi_{\lambda_i}(-d\sigma))$ with
 $\phi_\lambda(x) = e^{\lambda x} - 1 - \lambda x$: 2 (M - 1) k x 40 `expm1`s a round, the
 same operations as `FitLead.update`'s numpy round (`math.expm1` is the C library's, as
 numpy's `expm1` is), so the same floats; the owner takes the $p$-weighted sum with numpy.
@@ -69,7 +70,7 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
     def _njit(f):
         return f
 
-__all__ = ["AVAILABLE", "fit_bounds", "linear_gradient_rows"]
+__all__ = ["AVAILABLE", "fit_bounds", "fit_round", "linear_gradient_rows"]
 
 
 @_njit
@@ -189,3 +190,22 @@ def fit_bounds(d, s, lam, out):
                 f1 = math.expm1(y1) - y1
                 f2 = math.expm1(y2) - y2
                 o[i] = f1 if (f1 >= f2 or f1 != f1) else f2
+
+
+@_njit
+def fit_round(Y, arm, loss, lam, lead, out):
+    r"""`FitLead.update`'s numpy steps on the fitted predictions `Y` `(M, k)` of the round:
+    $d = Y - Y_0$, $\sigma = Y + Y_0$, `lead` $\mathrel{+}= d_{\cdot a}(2\ell -
+    \sigma_{\cdot a})$ at the played arm $a$ (in place), then `fit_bounds` of experts
+    $1..M-1$ into `out` `(M - 1, k, g)`. The same operations, the same floats."""
+    M, k = Y.shape
+    two = 2.0 * loss
+    for j in range(M):
+        lead[j] += (Y[j, arm] - Y[0, arm]) * (two - (Y[j, arm] + Y[0, arm]))
+    d = np.empty((M - 1, k))
+    s = np.empty((M - 1, k))
+    for j in range(1, M):
+        for a in range(k):
+            d[j - 1, a] = Y[j, a] - Y[0, a]
+            s[j - 1, a] = Y[j, a] + Y[0, a]
+    fit_bounds(d, s, lam, out)

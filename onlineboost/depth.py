@@ -135,7 +135,7 @@ class FitLead:
     """
 
     #: (a switch for the tests: False keeps the bounds on numpy; off without numba) the
-    #: cumulant bounds through `_boost_kernels.fit_bounds` (the same floats)
+    #: leads' step and the cumulant bounds through `_boost_kernels.fit_round` (the same floats)
     _JIT = _boost_kernels.AVAILABLE
 
     def __init__(self, n_experts: int, n_arms: int, prior=None, confidence: float = 0.05,
@@ -240,18 +240,19 @@ class FitLead:
             return
         self._t += 1
         p = advice[0]
-        y0 = Y[0]
-        d = Y - y0  # (M, k): d(a)
-        s = Y + y0  # sigma(a) in [0, 2]
-        self._lead += d[:, arm] * (2.0 * loss - s[:, arm])  # (l - y0)^2 - (l - yj)^2
-        # lambda Z at l = 1 and at l = 0, (2, M - 1, k, grid), for the experts j >= 1 (expert
-        # 0's d is 0: its phi_lambda are 0, its bound stays 0); phi_lambda at both, the larger
-        d, s = d[1:], s[1:]
         lam = self._lam
-        if self._JIT:  # (the same floats, one call)
-            F = np.empty(d.shape + lam.shape)
-            _boost_kernels.fit_bounds(d, s, lam, F)
+        if self._JIT:  # (the same floats, one call: the leads' step and the bounds below)
+            F = np.empty((len(Y) - 1, Y.shape[1], len(lam)))
+            _boost_kernels.fit_round(Y, arm, float(loss), lam, self._lead, F)
         else:
+            y0 = Y[0]
+            d = Y - y0  # (M, k): d(a)
+            s = Y + y0  # sigma(a) in [0, 2]
+            self._lead += d[:, arm] * (2.0 * loss - s[:, arm])  # (l - y0)^2 - (l - yj)^2
+            # lambda Z at l = 1 and at l = 0, (2, M - 1, k, grid), for the experts j >= 1
+            # (expert 0's d is 0: its phi_lambda are 0, its bound stays 0); phi_lambda at both,
+            # the larger
+            d, s = d[1:], s[1:]
             X = np.empty((2,) + d.shape + lam.shape)
             np.multiply((d * (2.0 - s))[..., None], lam, out=X[0])
             np.multiply((-d * s)[..., None], lam, out=X[1])
