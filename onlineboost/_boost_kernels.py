@@ -184,6 +184,10 @@ def fit_bounds(d, s, lam, out):
             x1 = d[j, a] * (2.0 - s[j, a])
             x2 = -d[j, a] * s[j, a]
             o = out[j, a]
+            if x1 == 0.0 and x2 == 0.0:  # (expm1(0) - 0 = 0 at every rate: the same floats)
+                for i in range(lam.shape[0]):
+                    o[i] = 0.0
+                continue
             for i in range(lam.shape[0]):
                 y1 = x1 * lam[i]
                 y2 = x2 * lam[i]
