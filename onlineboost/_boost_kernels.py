@@ -70,7 +70,7 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
     def _njit(f):
         return f
 
-__all__ = ["AVAILABLE", "fit_bounds", "fit_round", "linear_gradient_rows"]
+__all__ = ["AVAILABLE", "fit_bounds", "fit_round", "linear_gradient_rows", "project_rows"]
 
 
 @_njit
@@ -213,3 +213,17 @@ def fit_round(Y, arm, loss, lam, lead, out):
             d[j - 1, a] = Y[j, a] - Y[0, a]
             s[j - 1, a] = Y[j, a] + Y[0, a]
     fit_bounds(d, s, lam, out)
+
+
+@_njit
+def project_rows(X, out):
+    """`sets.projection_simplex` of the rows of `X` `(n, d)` into `out`, on the shapes it
+    projects in plain floats (`sets._projection_simplex_small`: every row through
+    `sets._projection_simplex_row`, here `_project_row`, the same operations): the same floats.
+    Not called by the package yet: `BoBLO._play_features` projects its stages' rows with the
+    validated `sets.Simplex.project` when a row has a rounding residue below 0 (most rounds of
+    `BoBLO(n_learners=5)` on digits)."""
+    n, d = X.shape
+    u = np.empty(d)
+    for i in range(n):
+        _project_row(X[i], out[i], u)

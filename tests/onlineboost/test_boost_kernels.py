@@ -63,3 +63,15 @@ def test_other_shapes_and_sets_keep_the_numpy_path():
     X = sets.Simplex(3).project(np.random.default_rng(1).normal(size=(40, 3)))
     fast, slow = _both(ext, X, np.array([0.3, -0.2, 1.0]))
     np.testing.assert_array_equal(fast, slow)
+
+
+def test_row_projection_is_the_plain_float_projection():
+    rng = np.random.default_rng(5)
+    for d in (2, 3, 5, 7, 10, 16):
+        for t in range(200):
+            X = rng.normal(size=(5, d)) * rng.choice([1e-17, 0.1, 1.0, 1e3])
+            if t % 4 == 0:  # a simplex point with rounding residues below 0 (BoBLO's case)
+                X = sets.Simplex(d).project(rng.normal(size=(5, d))) - 1e-17
+            out = np.empty_like(X)
+            _boost_kernels.project_rows(X, out)
+            np.testing.assert_array_equal(out, sets.projection_simplex(X))
