@@ -292,9 +292,12 @@ random Fourier features; `depth.FitLead`) runs the general round, its heavy step
 since the seventh session (below); the warm-up pass compiles or loads those kernels too.
 
 What changed for N = 5 (seventh session, `lean5`). Before, its round cost ~600-950 us
-(0.51x / 0.67x / 0.36x LinUCB's decisions/s in the sixth session's run; 0.49x / 0.68x / 0.36x,
-1,543 / 1,013 / 1,580 decisions/s, for that code re-run just after this table's run, same
-script, same machine). Now:
+(0.51x / 0.67x / 0.36x LinUCB's decisions/s in the sixth session's run). Same machine, same
+script's interleaved passes: this code at 3,792 / 1,950 / 3,386 decisions/s (1.10x / 1.30x /
+0.72x LinUCB) in a run at 08:43 UTC, the former code re-run right after it at 1,692 / 1,015 /
+1,617 (0.51x / 0.68x / 0.37x): 2.2x / 1.9x / 2.1x the decisions/s (ImageSegments / digits /
+LinearBandit); the table above is a later run of this code. Digits stays short of 2x;
+`_boost_kernels.project_rows` in `BoBLO._play_features` (below) would add ~10% there. Now:
 
 * `learners.FeaturePolicyStack`'s copies with random features make phi(c) and
   Theta phi once per context and round (a cache keyed by the array and its bytes,
