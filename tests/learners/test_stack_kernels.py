@@ -17,7 +17,7 @@ import pytest
 from learners import FeaturePolicy, _stack_kernels
 from learners.feature_policy import FeaturePolicyBoostStack, FeaturePolicyStack
 from onlineboost import BoBLO, extension, sets
-from streams import LinearBandit
+from streams import LinearBandit, NonlinearBandit
 
 TOL = 1e-9
 
@@ -289,6 +289,31 @@ def test_boblo_n5_plays_the_same_arms_with_the_kernels_on_and_off(monkeypatch):
     assert runs[True][0] == runs[False][0]
     assert _rel(runs[True][1], runs[False][1]) < TOL
     assert _rel(runs[True][2], runs[False][2]) < 1e-8
+
+
+def test_boblo_n5_switches_at_the_same_round_with_the_kernels_on_and_off(monkeypatch):
+    """Where `FitLead` switches to a later stage (`streams.NonlinearBandit`), the later copies'
+    predictions are played: the same switch round and arms, laws to 1e-6 (their inverse Gram
+    matrices grow as 0.995^-t along the many directions two context columns never reach, so
+    any rounding difference grows there; one ulp added to the numpy path's own gives 1e-7)."""
+    if not _stack_kernels.AVAILABLE:
+        pytest.skip("numba is not installed")
+    runs = {}
+    for on in (True, False):
+        _kernels(monkeypatch, on)
+        policy = BoBLO(n_learners=5, seed=100)
+        laws = []
+        stream = NonlinearBandit(d=2, k=3, seed=100, n_rounds=1200)
+        arms = []
+        for context, arm_ids in stream:
+            arm = policy.pull(arm_ids, context)
+            policy.update(arm, context, stream.reward(arm))
+            arms.append(arm)
+            laws.append(policy.arm_probabilities)
+        runs[on] = (arms, np.array(laws), policy.exp4.switch_round)
+    assert runs[True][2] is not None and runs[True][2] == runs[False][2]
+    assert runs[True][0] == runs[False][0]
+    assert np.abs(runs[True][1] - runs[False][1]).max() < 1e-6
 
 
 @pytest.mark.parametrize("on", [True, False], ids=["compiled", "numpy"])
