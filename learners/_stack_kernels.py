@@ -82,7 +82,7 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
 
     _njit_sum = _njit
 
-__all__ = ["AVAILABLE", "boost_predict", "learn", "predict"]
+__all__ = ["AVAILABLE", "boost_predict", "learn", "predict", "rank_one"]
 
 _SQRT2 = math.sqrt(2.0)
 
@@ -241,3 +241,22 @@ def _pairwise_sum(a):
         res += a[i]
         i += 1
     return res
+
+
+@_njit
+def rank_one(theta, g, v, P, a, b):
+    r"""$\Theta \mathrel{+}= g v^\top$ and $P \mathrel{-}= a b^\top$ in place: numpy's
+    `theta += g[:, None] * v` and `P -= a[:, None] * b`, entry by entry the same operations
+    (the same floats), without their temporaries: the tail of a one-copy stack's step
+    (`FeaturePolicyStack.learn_vector`, $a = b = w$)."""
+    k, q = theta.shape
+    for i in range(k):
+        gi = g[i]
+        row = theta[i]
+        for j in range(q):
+            row[j] += gi * v[j]
+    for i in range(P.shape[0]):
+        ai = a[i]
+        row = P[i]
+        for j in range(P.shape[1]):
+            row[j] -= ai * b[j]

@@ -392,12 +392,15 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
             v = u / s
             theta = self._theta[0]
             g = g - theta.dot(phi)  # the residuals
-            theta += g[:, None] * v
             if s > 0.0:  # exactly symmetric, as below
-                w = u * (1.0 / math.sqrt(s))
-                P -= w[:, None] * w
+                a = b = u * (1.0 / math.sqrt(s))
             else:
-                P -= u[:, None] * v
+                a, b = u, v
+            if self._JIT:  # the two element-wise updates in one pass each, no temporaries
+                _stack_kernels.rank_one(theta, g, v, P, a, b)  # (the same floats)
+            else:
+                theta += g[:, None] * v
+                P -= a[:, None] * b
             return
         if self.model is not None:
             G = G - self.model.costs(c) if not self.residual else G.copy()

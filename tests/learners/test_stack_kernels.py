@@ -385,3 +385,34 @@ def test_stack_pickle_has_no_cache():
     np.testing.assert_array_equal(copy.predicted_costs(c), stack.predicted_costs(c))
     assert type(copy) is FeaturePolicyStack and isinstance(
         FeaturePolicy(sets.Simplex(3), later_features=4).stack(3), FeaturePolicyBoostStack)
+
+
+def test_one_copy_step_is_the_same_floats_compiled_or_not():
+    """The one-copy step's tail (`_stack_kernels.rank_one`: Theta += g v^T, A^{-1} -= w w^T)
+    gives numpy's floats bit for bit (copy 1 of BoBLO(n_learners=5), and BoBLO()'s numpy
+    round)."""
+    stacks = []
+    for jit in (True, False):
+        stack = FeaturePolicyStack(1, sets.Simplex(4), l2=2.0, forget=0.995, n_features=0,
+                                   seeds=[0], on_model=True)
+        stack._JIT = jit and _stack_kernels.AVAILABLE
+        stack.model = _Model(4, 3)
+        stacks.append(stack)
+    rng = np.random.default_rng(9)
+    for t in range(400):
+        c, G = rng.normal(size=3), rng.normal(size=(1, 4))
+        for stack in stacks:
+            stack.predicted_costs(c)
+            stack.learn_vector(c, G)
+    np.testing.assert_array_equal(stacks[0]._P, stacks[1]._P)
+    np.testing.assert_array_equal(stacks[0]._theta, stacks[1]._theta)
+    np.testing.assert_array_equal(stacks[0]._P, stacks[0]._P.transpose(0, 2, 1))
+    # and an asymmetric pair (the step's u v^T for an overflowed s)
+    theta, P = rng.normal(size=(3, 5)), rng.normal(size=(5, 5))
+    g, v, a, b = (rng.normal(size=n) for n in (3, 5, 5, 5))
+    t2, P2 = theta.copy(), P.copy()
+    _stack_kernels.rank_one(theta, g, v, P, a, b)
+    t2 += g[:, None] * v
+    P2 -= a[:, None] * b
+    np.testing.assert_array_equal(theta, t2)
+    np.testing.assert_array_equal(P, P2)
