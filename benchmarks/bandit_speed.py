@@ -293,11 +293,13 @@ since the seventh session (below); the warm-up pass compiles or loads those kern
 
 What changed for N = 5 (seventh session, `lean5`). Before, its round cost ~600-950 us
 (0.51x / 0.67x / 0.36x LinUCB's decisions/s in the sixth session's run). Same machine, same
-script's interleaved passes: this code at 3,792 / 1,950 / 3,386 decisions/s (1.10x / 1.30x /
-0.72x LinUCB) in a run at 08:43 UTC, the former code re-run right after it at 1,692 / 1,015 /
-1,617 (0.51x / 0.68x / 0.37x): 2.2x / 1.9x / 2.1x the decisions/s (ImageSegments / digits /
-LinearBandit); the table above is a later run of this code. Digits stays short of 2x;
-`_boost_kernels.project_rows` in `BoBLO._play_features` (below) would add ~10% there. Now:
+script's interleaved passes (`interleaved`, 5 repeats): the final code at 3,960 / 2,451 /
+3,600 decisions/s (1.14x / 1.47x / 0.74x LinUCB) in a run at 08:53 UTC, the former code
+re-run right after it at 1,666 / 1,161 / 1,607 (0.50x / 0.71x / 0.36x): 2.4x / 2.1x / 2.2x
+the decisions/s (ImageSegments / digits / LinearBandit). The ratio moves with the machine's
+load (this branch's code minus its last commit, paired the same way at 08:43: 2.2x / 1.9x /
+2.1x; the table above is a later run). `_boost_kernels.project_rows` in
+`BoBLO._play_features` (below) would add ~10% on digits and LinearBandit. Now:
 
 * `learners.FeaturePolicyStack`'s copies with random features make phi(c) and
   Theta phi once per context and round (a cache keyed by the array and its bytes,
@@ -316,6 +318,8 @@ LinearBandit); the table above is a later run of this code. Digits stays short o
   projection of each row, the prox, transcribed: the numpy path's floats, bit for bit) and
   `FitLead`'s leads' step and cumulant bounds (2 (N - 1) k 40 `expm1`s a round, libm's as
   numpy's: the same floats; expert 0's bounds, always 0, skipped).
+* Copy 1's numpy step (the one-copy learner's) makes its two rank-one updates in one compiled
+  pass each (`_stack_kernels.rank_one`, no temporaries; the same floats).
 
 Numbers: copy 1 (the played stage until `FitLead` switches) and everything outside copies
 2..5 give the same floats as before; copies 2..5's dot products sum in another order than
