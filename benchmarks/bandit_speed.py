@@ -112,7 +112,7 @@ from onlineboost import BoBLO
 warnings.simplefilter("ignore")
 
 def rounds():
-    policy, rng = BoBLO(seed=0), np.random.default_rng(0)
+    policy, rng = BoBLO(seed=0, n_learners=N_LEARNERS), np.random.default_rng(0)
     tic = time.perf_counter()
     for _ in range(40):  # (the scaler's warm-up, then the kernels' rounds)
         c = {f"x{j}": float(v) for j, v in enumerate(rng.normal(size=5))}
@@ -124,13 +124,16 @@ print(first - rounds())
 """
 
 
-def compile_times() -> tuple[float, float]:
-    """Seconds the kernels add to a process's first `BoBLO()` rounds: compiling them (a fresh
-    process, an empty numba cache directory; numba's own start-up included) and loading them
-    from that cache (a second fresh process)."""
+def compile_times(n_learners: int = 1) -> tuple[float, float]:
+    """Seconds the kernels add to a process's first `BoBLO(n_learners=n_learners)` rounds
+    (`BoBLO()`'s `onlineboost._kernels`; with 5, `learners._stack_kernels` and
+    `onlineboost._boost_kernels`): compiling them (a fresh process, an empty numba cache
+    directory; numba's own start-up included) and loading them from that cache (a second fresh
+    process)."""
+    script = f"N_LEARNERS = {int(n_learners)}\n" + _FIRST_ROUNDS
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        runs = [subprocess.run([sys.executable, "-c", _FIRST_ROUNDS], env=env, check=True,
+        runs = [subprocess.run([sys.executable, "-c", script], env=env, check=True,
                                capture_output=True, text=True) for _ in range(2)]
     return float(runs[0].stdout), float(runs[1].stdout)
 
@@ -249,10 +252,13 @@ def main(argv=None):
         print(held[-1], flush=True)
     held = "\n".join(held)
     first, cached = compile_times()
+    first5, cached5 = compile_times(5)
     compiled = (f"The kernels' first use in a process: {first:.1f} s to compile them (once per "
                 f"installation and source change; numba's own start-up included), "
                 f"{cached:.2f} s to load them from numba's cache in any later process "
-                f"(`compile_times`: fresh processes, an empty cache directory).")
+                f"(`compile_times`: fresh processes, an empty cache directory); "
+                f"`BoBLO(n_learners=5)`'s kernels (`learners._stack_kernels`, "
+                f"`onlineboost._boost_kernels`) {first5:.1f} s and {cached5:.2f} s.")
     print(compiled)
     print(f"{time.time() - tic:.0f} s")
     if args.quick:
@@ -281,8 +287,60 @@ def main(argv=None):
 
 
 NOTE = """\
-`BoBLO(n_learners=5)` (copies 2..5 over 128 random Fourier features, `LeadExp4`) runs the
-general numpy round, as before.
+`BoBLO(n_learners=5)` (its default learner: copy 1 as `BoBLO()`'s, copies 2..5 over 128
+random Fourier features; `depth.FitLead`) runs the general round, its heavy steps compiled
+since the seventh session (below); the warm-up pass compiles or loads those kernels too.
+
+What changed for N = 5 (seventh session, `lean5`). Before, its round cost ~600-950 us
+(0.51x / 0.67x / 0.36x LinUCB's decisions/s in the sixth session's run). Same machine, same
+script's interleaved passes (`interleaved`, 5 repeats): the final code at 3,960 / 2,451 /
+3,600 decisions/s (1.14x / 1.47x / 0.74x LinUCB) in a run at 08:53 UTC, the former code
+re-run right after it at 1,666 / 1,161 / 1,607 (0.50x / 0.71x / 0.36x): 2.4x / 2.1x / 2.2x
+the decisions/s (ImageSegments / digits / LinearBandit). The ratio moves with the machine's
+load (this branch's code minus its last commit, paired the same way at 08:43: 2.2x / 1.9x /
+2.1x; the table above is a later run). `_boost_kernels.project_rows` in
+`BoBLO._play_features` (below) would add ~10% on digits and LinearBandit. Now:
+
+* `learners.FeaturePolicyStack`'s copies with random features make phi(c) and
+  Theta phi once per context and round (a cache keyed by the array and its bytes,
+  dropped by a learning step and by new columns, never pickled), and their recursive least
+  squares step runs compiled (`learners._stack_kernels.learn`): the forgetting's scaling
+  folded into the downdate, so each copy's 150-300 KB inverse Gram matrix is traversed twice a
+  round (for u = A^-1 phi, then A^-1 / rho - w w^T in one pass, copy by copy
+  while it is in cache) instead of four times with a temporary; the sums of A^-1 phi are
+  vectorised (the one fast-math flag `reassoc`, on sums only: the strict-order loop was 3x
+  slower).
+* `FeaturePolicyBoostStack.predict_vector` is one compiled call
+  (`_stack_kernels.boost_predict`: the later copies' features and costs, the stages' sums and
+  the loss model, both softmaxes) after copy 1's numpy product; its predicted costs are made
+  once a round (BoBLO's play and `FitLead` both ask).
+* `onlineboost._boost_kernels`: the extension's gradient at the five iterates (the simplex
+  projection of each row, the prox, transcribed: the numpy path's floats, bit for bit) and
+  `FitLead`'s leads' step and cumulant bounds (2 (N - 1) k 40 `expm1`s a round, libm's as
+  numpy's: the same floats; expert 0's bounds, always 0, skipped).
+* Copy 1's numpy step (the one-copy learner's) makes its two rank-one updates in one compiled
+  pass each (`_stack_kernels.rank_one`, no temporaries; the same floats).
+
+Numbers: copy 1 (the played stage until `FitLead` switches) and everything outside copies
+2..5 give the same floats as before; copies 2..5's dot products sum in another order than
+numpy's einsum, so their states agree to rounding (`tests/learners/test_stack_kernels.py`:
+1e-9 against a literal transcription of the former numpy arithmetic over 300 rounds with new
+columns, both feature kinds, residual stacks, a model and forgetting; the numpy path itself
+bit for bit). On full passes of the three development streams, seeds 0-2, kernels on and off
+drew the same arm in all 21,321 rounds with the same laws (FitLead never switched); on
+`streams.NonlinearBandit` (`--nonlinear`, seeds 100-102, 3,000 rounds) the same arms and
+switch rounds (518 / 445 / 428), laws within 1e-7 after the switch, as one ulp added to the
+numpy path's own inverse Gram matrices gives (9e-8: on two context columns most of the 139
+directions are never seen, where A^{-1} grows as 0.995^-t).
+
+Where N = 5's round goes now (wrapped calls, us/round, LinearBandit / digits): copies 2..5's
+step 33 / 57 and their prediction 22 / 28 (compiled), copy 1's numpy step ~17 / ~25 (kept in
+numpy: its floats are the one-copy learner's, which N = 5 plays until the switch), the loss
+model's step 22 / 35, the scaler 15 / 51, `FitLead` 36 / 48, the validated projection of the
+stages' rows in `BoBLO._play_features` 26 / 43 (BoOCO's chain leaves rounding residues of
+-1e-17 in 29% / 73% of the rounds; `_boost_kernels.project_rows` gives the same floats
+compiled: ~10% of the round on these two streams in an interleaved A/B, not wired in yet), and
+Python between them.
 
 What changed (fifth session, `jit13`). `BoBLO()`'s fused round (N = 1, the "dr" estimate on
 the simplex, no aggregate, `learners.FeaturePolicy(**DEFAULT_LEARNER)` playing on the

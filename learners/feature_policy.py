@@ -93,6 +93,7 @@ from river import base
 from onlineboost import sets
 from onlineboost._checks import check_int, check_real, check_seed
 
+from . import _stack_kernels
 from ._features import FeatureIndex, VectorStackEntries, check_simplex, check_stack, check_targets
 
 __all__ = ["FeaturePolicy", "FeaturePolicyStack", "FeaturePolicyBoostStack"]
@@ -159,6 +160,13 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
     t0 = None
     min_temperature = None  # (stacks pickled before the annealed softmax's floor)
     _t = 0
+    #: (a switch for the tests: False keeps copies with random features on numpy; off without
+    #: numba) the non-shared round through `_stack_kernels` (same numbers to rounding)
+    _JIT = _stack_kernels.AVAILABLE
+    #: the round's cache of copies with random features: `(c, its bytes, phi (n, q), the raw
+    #: costs Theta phi (n, k))` of the last context seen, dropped by `learn_vector` and `_grow`
+    #: (derived, never pickled)
+    _round = None
 
     def __init__(self, n: int, decision_set, l2: float = 1.0, temperature: float = 0.1,
                  forget: float = 1.0, n_features: int = 32, kind: str = "fourier",
@@ -197,10 +205,14 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         self._theta = np.zeros((self.n, self.decision_set.dim, q))
         self._index = FeatureIndex()
 
+    def __getstate__(self) -> dict:  # the round's cache is no state
+        return {**self.__dict__, "_round": None}
+
     # -- the map ----------------------------------------------------------------------------
 
     def _grow(self, p: int) -> None:
         """Context columns up to `p`: new rows of the maps and new (unseen) model columns."""
+        self._round = None  # (the maps change)
         old = self._W.shape[2]
         # W ~ N(0, 1 / (sigma^2 p)): the Gaussian kernel exp(-|c - c'|^2 / (2 sigma^2 p)) on
         # standardised contexts, whose squared distances are about 2p
@@ -216,18 +228,26 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         pad = np.zeros((self.n, self.decision_set.dim, q - q_old))
         self._theta = np.concatenate([self._theta, pad], axis=2)
 
-    def features(self, c: np.ndarray, grow: bool = False) -> np.ndarray:
-        r"""$\phi_i(c)$ for every copy, `(n, q)` (context columns beyond the known ones are
-        dropped unless `grow`)."""
+    def _columns(self, c: np.ndarray, grow: bool) -> np.ndarray:
+        """`c` on the map's columns: grown to (`grow`) or cut at the known ones, padded with 0."""
         p = self._W.shape[2]
         if len(c) > p:
             if grow:
                 self._grow(len(c))
-                p = len(c)
             else:
                 c = c[:p]
         elif len(c) < p:
             c = np.concatenate([c, np.zeros(p - len(c))])
+        return c
+
+    def features(self, c: np.ndarray, grow: bool = False) -> np.ndarray:
+        r"""$\phi_i(c)$ for every copy, `(n, q)` (context columns beyond the known ones are
+        dropped unless `grow`)."""
+        return self._features(self._columns(c, grow))
+
+    def _features(self, c: np.ndarray) -> np.ndarray:
+        """`features` of a context `c` on exactly the map's columns."""
+        p = self._W.shape[2]
         D = self.n_features
         if self._shared:
             F = np.empty((self.n, 1 + p))
@@ -244,6 +264,31 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         np.multiply(Z, math.sqrt(2.0), out=F[:, 1:1 + D])
         F[:, 1 + D:] = c
         return F
+
+    def _phi_costs(self, c: np.ndarray, grow: bool = False) -> tuple:
+        r"""`(features(c, grow), the raw costs` $\Theta_i\phi_i$ `(n, k))` of a stack with
+        random features (not `_shared`), computed once per context and round: the cache
+        `_round` holds them for the same array `c` with the same bytes until `learn_vector`
+        or `_grow`. Compiled (`_stack_kernels.predict`) when `_JIT`; else numpy's `features`
+        and einsum. Not to be written to."""
+        if grow and len(c) > self._W.shape[2]:
+            self._grow(len(c))  # (drops the cache)
+        key = c.tobytes()
+        last = self._round
+        if last is not None and last[0] is c and last[1] == key:
+            return last[2], last[3]
+        cc = self._columns(c, False)
+        if self._JIT:
+            n, D, p = self._W.shape
+            F = np.empty((n, 1 + D + p))
+            costs = np.empty((n, self._theta.shape[1]))
+            _stack_kernels.predict(self._W, self._b, np.ascontiguousarray(cc, np.float64),
+                                   self.kind == "fourier", self._theta, F, costs)
+        else:
+            F = self._features(cc)
+            costs = np.einsum("nkq,nq->nk", self._theta, F)
+        self._round = (c, key, F, costs)
+        return F, costs
 
     # -- vector entry points (the hot path) -------------------------------------------------
 
@@ -311,11 +356,10 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
             if m is not None:
                 costs += m
             return costs[None]
-        F = self.features(c)
         if self._shared:
-            costs = self._theta @ F[0]
-        else:
-            costs = np.einsum("nkq,nq->nk", self._theta, F)
+            costs = self._theta @ self.features(c)[0]
+        else:  # (the round's cache: a copy, the caller may write to it)
+            costs = self._phi_costs(c)[1].copy()
         if self.residual and self.n > 1:
             costs = np.cumsum(costs, axis=0)
         if self.model is not None:  # the owner's model plus the learned corrections
@@ -348,37 +392,55 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
             v = u / s
             theta = self._theta[0]
             g = g - theta.dot(phi)  # the residuals
-            theta += g[:, None] * v
             if s > 0.0:  # exactly symmetric, as below
-                w = u * (1.0 / math.sqrt(s))
-                P -= w[:, None] * w
+                a = b = u * (1.0 / math.sqrt(s))
             else:
-                P -= u[:, None] * v
+                a, b = u, v
+            if self._JIT:  # the two element-wise updates in one pass each, no temporaries
+                _stack_kernels.rank_one(theta, g, v, P, a, b)  # (the same floats)
+            else:
+                theta += g[:, None] * v
+                P -= a[:, None] * b
             return
         if self.model is not None:
             G = G - self.model.costs(c) if not self.residual else G.copy()
             if self.residual:
                 G[0] -= self.model.costs(c)
-        F = self.features(c, grow=True)
+        if not self._shared:
+            self._learn_features(c, G)
+            return
+        # no random features: one map, one A^{-1} for every copy
+        phi = self.features(c, grow=True)[0]
         P = self._P
         if self.forget != 1.0:  # A <- forget A + phi phi^T: older rounds count less
             P *= 1.0 / self.forget
-        if self._shared:  # no random features: one map, one A^{-1} for every copy
-            phi = F[0]
-            u = P[0] @ phi
-            s = 1.0 + float(phi @ u)
-            v = u / s
-            R = G - self._theta @ phi  # (n, k) residuals
-            self._theta += R[:, :, None] * v
-            if s > 0.0:  # u u^T / s as w w^T, exactly symmetric: with forgetting, an asymmetric
-                w = u * (1.0 / math.sqrt(s))  # rounding error grows as forget^-t and, by
-                P[0] -= w[:, None] * w  # round ~8,000 at 0.995, wrecks A^{-1}
-            else:  # (only for contexts so large that s overflowed)
-                P[0] -= u[:, None] * v
+        u = P[0] @ phi
+        s = 1.0 + float(phi @ u)
+        v = u / s
+        R = G - self._theta @ phi  # (n, k) residuals
+        self._theta += R[:, :, None] * v
+        if s > 0.0:  # u u^T / s as w w^T, exactly symmetric: with forgetting, an asymmetric
+            w = u * (1.0 / math.sqrt(s))  # rounding error grows as forget^-t and, by
+            P[0] -= w[:, None] * w  # round ~8,000 at 0.995, wrecks A^{-1}
+        else:  # (only for contexts so large that s overflowed)
+            P[0] -= u[:, None] * v
+
+    def _learn_features(self, c: np.ndarray, G: np.ndarray) -> None:
+        """`learn_vector`'s step for copies with their own random features (G with the model
+        taken off): phi and Theta phi from the round's cache (`_phi_costs`, the prediction's
+        own floats), then compiled (`_stack_kernels.learn`: the forgetting and the downdate in
+        one pass over each A^{-1}) when `_JIT`, else numpy."""
+        F, raw = self._phi_costs(c, grow=True)
+        self._round = None  # (Theta moves: the raw costs are stale)
+        R = G - raw  # (n, k) residuals
+        if self._JIT:
+            _stack_kernels.learn(self._P, self._theta, F, R, 1.0 / self.forget)
             return
+        P = self._P
+        if self.forget != 1.0:  # A <- forget A + phi phi^T: older rounds count less
+            P *= 1.0 / self.forget
         U = np.einsum("nij,nj->ni", P, F)  # (n, q)
         s = 1.0 + np.einsum("nq,nq->n", F, U)  # (n,)
-        R = G - np.einsum("nkq,nq->nk", self._theta, F)  # (n, k) residuals
         V = U / s[:, None]
         self._theta += R[:, :, None] * V[:, None, :]
         if np.all(s > 0.0):  # exactly symmetric (see the shared case)
@@ -434,7 +496,9 @@ class FeaturePolicyBoostStack(VectorStackEntries):
         self.fit = fit
         self.model = None  # with on_model: the owner's loss model, `model.costs(c)` -> (k,)
         self._index = FeatureIndex()
-        self._last = None  # (c, its bytes, raw costs (n, k)) of the last predicted_costs
+        # the round's cache (c, its bytes, raw costs (n, k), and None or (the model's costs
+        # array and its bytes, the predicted costs made with it)) of the last predicted_costs
+        self._last = None
 
     def __getstate__(self) -> dict:  # the cache is no state
         return {**self.__dict__, "_last": None}
@@ -445,23 +509,60 @@ class FeaturePolicyBoostStack(VectorStackEntries):
         if last is not None and last[0] is c and last[1] == c.tobytes():
             return last[2]
         raw = np.concatenate([self.first.predicted_costs(c), self.rest.predicted_costs(c)])
-        self._last = (c, c.tobytes(), raw)
+        self._last = (c, c.tobytes(), raw, None)
         return raw
 
     def predicted_costs(self, c: np.ndarray) -> np.ndarray:
-        """The predicted cost of every arm for every copy, `(n, k)` (vector context)."""
+        """The predicted cost of every arm for every copy, `(n, k)` (vector context). Made
+        once per context and round (the play's and the aggregate's call: the cache holds them
+        while the model hands back the same costs array, same values, for `c`, i.e. until
+        either learns)."""
         costs = self._raw(c)
+        m = self.model.costs(c) if self.model is not None else None
+        key = None if m is None else m.tobytes()
+        last = self._last
+        made = last[3]
+        if made is not None and made[0] is m and made[1] == key:
+            return made[2].copy()
         if self.residual:
             costs = np.cumsum(costs, axis=0)
-        if self.model is not None:  # the owner's model plus the learned corrections
-            costs = costs + self.model.costs(c)
-        return costs
+        if m is not None:  # the owner's model plus the learned corrections
+            costs = costs + m
+        self._last = last[:3] + ((m, key, costs),)
+        return costs.copy()
 
     def predict_vector(self, c: np.ndarray) -> np.ndarray:
         """The softmax of `predicted_costs` for every copy, `(n, k)`; row 1 through copy 1's
         own softmax (the same floats as a one-copy stack). Not validated."""
+        first, rest = self.first, self.rest
+        if (rest._JIT and not rest._shared and first.n == 1 and first.link == "softmax"
+                and rest.link == "softmax"):
+            return self._predict_compiled(c)
         costs = self.predicted_costs(c)
-        return np.concatenate([self.first._point(costs[:1]), self.rest._point(costs[1:])])
+        return np.concatenate([first._point(costs[:1]), rest._point(costs[1:])])
+
+    def _predict_compiled(self, c: np.ndarray) -> np.ndarray:
+        """`predict_vector` with copies 2..n over their own random features, softmax play:
+        copy 1's raw costs by numpy (the one-copy learner's floats), the rest in one call
+        (`_stack_kernels.boost_predict`: the later copies' features and costs, the sums, the
+        model, both softmaxes; row 1's law the same floats as `first._point`'s, the others
+        numpy's to rounding), the round's caches of both stacks filled."""
+        first, rest = self.first, self.rest
+        raw0 = first.predicted_costs(c)[0]
+        m = self.model.costs(c) if self.model is not None else None
+        cc = np.ascontiguousarray(rest._columns(c, False), dtype=np.float64)
+        n, k = self.n, raw0.shape[0]
+        n1, D, p = rest._W.shape
+        F = np.empty((n1, 1 + D + p))
+        raw, costs, points = np.empty((3, n, k))  # (one allocation)
+        _stack_kernels.boost_predict(raw0, raw0 if m is None else m, m is not None,
+                                     self.residual, rest._W, rest._b, cc, rest.kind == "fourier",
+                                     rest._theta, first.inverse_temperature(),
+                                     rest.inverse_temperature(), F, raw, costs, points)
+        key = c.tobytes()
+        rest._round = (c, key, F, raw[1:])
+        self._last = (c, key, raw, (m, None if m is None else m.tobytes(), costs))
+        return points
 
     def learn_vector(self, c: np.ndarray, G: np.ndarray) -> None:
         """One step of every copy on its row of `G` `(n, k)` (class docstring). Not

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _boost_kernels
 from ._checks import check_real
 from .exp4 import Exp4, ville_grid, ville_margins
 
@@ -133,6 +134,10 @@ class FitLead:
     about $\sqrt{t}$ (the increments' range is $2|d| = 0.3$).
     """
 
+    #: (a switch for the tests: False keeps the bounds on numpy; off without numba) the
+    #: leads' step and the cumulant bounds through `_boost_kernels.fit_round` (the same floats)
+    _JIT = _boost_kernels.AVAILABLE
+
     def __init__(self, n_experts: int, n_arms: int, prior=None, confidence: float = 0.05,
                  then: str = "exp4", anchor: str = "uniform"):
         self._exp4_args = (n_experts, n_arms, prior)
@@ -192,14 +197,21 @@ class FitLead:
 
     # -- one round -------------------------------------------------------------------------------
 
+    def _uniform(self, k: int) -> np.ndarray:
+        """The uniform law over `k` arms (made once; not to be written to)."""
+        w = getattr(self, "_w_uniform", None)  # (aggregators pickled before it)
+        if w is None or len(w) != k:
+            w = self._w_uniform = np.full(k, 1.0 / k)
+        return w
+
     def fitted(self, p: np.ndarray, costs: np.ndarray, reference=None) -> np.ndarray:
         r"""$\tilde y_j = \operatorname{clip}_{[0,1]}(\hat y_j - \langle w, \hat y_j -
         r\rangle)$ for every row of `costs`, $w$ uniform or the played law `p` (`anchor`;
         class docstring; `reference` $r$ `None`: no shift)."""
         if reference is not None:
-            w = p if self.anchor == "played" else np.full(len(p), 1.0 / len(p))
+            w = p if self.anchor == "played" else self._uniform(len(p))
             costs = costs - (costs @ w - float(reference @ w))[:, None]
-        return np.clip(costs, 0.0, 1.0)
+        return costs.clip(0.0, 1.0)
 
     def distribution(self, advice: np.ndarray, costs: np.ndarray, reference=None) -> np.ndarray:
         """Expert 0's row in phase 1 (the same floats); after the switch the switching
@@ -228,15 +240,26 @@ class FitLead:
             return
         self._t += 1
         p = advice[0]
-        y0 = Y[0]
-        d = Y - y0  # (M, k): d(a)
-        s = Y + y0  # sigma(a) in [0, 2]
-        self._lead += d[:, arm] * (2.0 * loss - s[:, arm])  # (l - y0)^2 - (l - yj)^2
-        # lambda Z at l = 1 and at l = 0, (2, M, k, grid); phi_lambda at both, the larger
-        X = np.multiply.outer(np.stack((d * (2.0 - s), -d * s)), self._lam)
-        F = np.expm1(X)
-        F -= X
-        self._psi += p @ F.max(axis=0)  # sum_a p(a) max(...), (M, grid)
+        lam = self._lam
+        if self._JIT:  # (the same floats, one call: the leads' step and the bounds below)
+            F = np.empty((len(Y) - 1, Y.shape[1], len(lam)))
+            _boost_kernels.fit_round(Y, arm, float(loss), lam, self._lead, F)
+        else:
+            y0 = Y[0]
+            d = Y - y0  # (M, k): d(a)
+            s = Y + y0  # sigma(a) in [0, 2]
+            self._lead += d[:, arm] * (2.0 * loss - s[:, arm])  # (l - y0)^2 - (l - yj)^2
+            # lambda Z at l = 1 and at l = 0, (2, M - 1, k, grid), for the experts j >= 1
+            # (expert 0's d is 0: its phi_lambda are 0, its bound stays 0); phi_lambda at both,
+            # the larger
+            d, s = d[1:], s[1:]
+            X = np.empty((2,) + d.shape + lam.shape)
+            np.multiply((d * (2.0 - s))[..., None], lam, out=X[0])
+            np.multiply((-d * s)[..., None], lam, out=X[1])
+            F = np.expm1(X)
+            F -= X
+            F = np.maximum(F[0], F[1])
+        self._psi[1:] += p @ F  # sum_a p(a) max(...), (M - 1, grid)
         lead = self._lead
         if lead.max() >= self._floor:
             excess = lead - self.margins

@@ -29,8 +29,8 @@ import math
 
 import numpy as np
 
+from . import _boost_kernels, sets
 from . import losses as losses_
-from . import sets
 
 __all__ = ["Extension", "prox_distance", "prox_distance_interval"]
 
@@ -169,10 +169,28 @@ class Extension:
         The linear loss on one short row (BoBLO with one weak learner) runs in plain floats,
         with the same operations as `prox_distance`'s: $p^\star = \operatorname{prox}_{\delta\kappa
         \operatorname{Dist}}(x - \delta y)$."""
-        if (type(self.loss) is losses_.Linear and x.ndim == 2 and x.shape[0] == 1
-                and 0 < x.size <= _SMALL):
-            return np.array([self.linear_gradient_row(x.tolist()[0], y.tolist())])
+        if type(self.loss) is losses_.Linear and x.ndim == 2:
+            if x.shape[0] == 1 and 0 < x.size <= _SMALL:
+                return np.array([self.linear_gradient_row(x.tolist()[0], y.tolist())])
+            if self._JIT and self._rows_compiled(x):  # (a booster's N > 1 points)
+                out = np.empty(x.shape)
+                _boost_kernels.linear_gradient_rows(x, y, self.delta,
+                                                        self.delta * self.kappa, out)
+                return out
         return (x - self.prox_unchecked(x, y)) / self.delta
+
+    #: (a switch for the tests: False keeps every stack on numpy; off without numba) the
+    #: linear loss on the simplex at a few points through `_boost_kernels` (the same floats)
+    _JIT = _boost_kernels.AVAILABLE
+
+    def _rows_compiled(self, x: np.ndarray) -> bool:
+        """Whether `_boost_kernels.linear_gradient_rows` gives `gradient_unchecked` of the
+        stack `x` (the linear loss): K the plain simplex and `x` a stack its projection takes
+        in plain floats (`sets.projection_simplex`: `_projection_simplex_small`), C-ordered."""
+        n, size = x.shape[0], x.size
+        return (type(self.decision_set) is sets.Simplex and 0 < size <= sets._SMALL
+                and (n <= sets._ROWS or size <= sets._ANY_STACK)
+                and x.dtype == np.float64 and x.flags.c_contiguous)
 
     def linear_gradient_row(self, x: list, y: list) -> list:
         r"""`gradient_unchecked` of one point for the linear loss $\langle y, \cdot\rangle$,

@@ -194,6 +194,72 @@ def test_bad_parameters(kwargs, name):
         FitLead(**kwargs)
 
 
+class _Vectorised(FitLead):
+    """FitLead's numpy round as it was before the round was trimmed (every expert's bound,
+    expert 0's included, through `ufunc.outer`; the uniform law made at every call)."""
+
+    def fitted(self, p, costs, reference=None):
+        if reference is not None:
+            w = p if self.anchor == "played" else np.full(len(p), 1.0 / len(p))
+            costs = costs - (costs @ w - float(reference @ w))[:, None]
+        return np.clip(costs, 0.0, 1.0)
+
+    def update(self, arm, loss):
+        if self._exp4 is not None:
+            self._exp4.update(arm, loss)
+            return
+        advice, Y = self._pending
+        self._pending = None
+        if self.expert is not None:
+            return
+        self._t += 1
+        p = advice[0]
+        y0 = Y[0]
+        d = Y - y0
+        s = Y + y0
+        self._lead += d[:, arm] * (2.0 * loss - s[:, arm])
+        X = np.multiply.outer(np.stack((d * (2.0 - s), -d * s)), self._lam)
+        F = np.expm1(X)
+        F -= X
+        self._psi += p @ F.max(axis=0)
+        lead = self._lead
+        if lead.max() >= self._floor:
+            excess = lead - self.margins
+            if excess.max() >= 0.0:
+                self.switch_round = self._t
+                self.expert = int(np.argmax(excess))
+                if self.then == "exp4":
+                    self._exp4 = Exp4(*self._exp4_args)
+
+
+@pytest.mark.parametrize("M,k", [(2, 2), (2, 3), (5, 10), (3, 7)])
+@pytest.mark.parametrize("anchor", ["uniform", "played"])
+@pytest.mark.parametrize("jit", [True, False], ids=["compiled", "numpy"])
+def test_round_is_the_former_vectorised_round_bit_for_bit(M, k, anchor, jit):
+    """The trimmed round (expert 0's bound skipped, it is 0; no ufunc.outer; the uniform law
+    made once; the bounds compiled, `_boost_kernels.fit_bounds`, or numpy) gives the former
+    round's floats exactly: leads, bounds, switch."""
+    new, old = (cls(M, k, then="follow", anchor=anchor) for cls in (FitLead, _Vectorised))
+    new._JIT = jit and FitLead._JIT
+    logs = [drive(agg, 11, 700, k=k, M=M, gap=0.6, noise=0.3) for agg in (new, old)]
+    np.testing.assert_array_equal(np.array(logs[0][5]), np.array(logs[1][5]))
+    np.testing.assert_array_equal(new._psi, old._psi)
+    np.testing.assert_array_equal(new._lead, old._lead)
+    assert new.switch_round == old.switch_round and new.expert == old.expert
+    assert new._psi[1:].min() > 0.0 and not new._psi[0].any()
+
+
+def test_one_expert_round():
+    """M = 1: no expert to test, nothing moves and nothing fails."""
+    agg = FitLead(1, 3)
+    for t in range(5):
+        p = agg.distribution(np.array([[0.2, 0.3, 0.5]]), np.array([[0.1, 0.5, 0.9]]),
+                             np.array([0.4, 0.4, 0.4]))
+        agg.update(t % 3, 0.5)
+    assert p.tolist() == [0.2, 0.3, 0.5] and agg.switch_round is None
+    assert not agg._psi.any() and not agg.lead.any()
+
+
 def test_pickled_midway_continues_identically():
     agg = FitLead(3, 3)
     drive(agg, 7, 200, gap=0.5)
