@@ -110,8 +110,6 @@ from .loss_model import RidgeMixture, _ArmRidge
 __all__ = ["AVAILABLE", "covers", "pull", "pull_round", "pull_round_ridge", "update",
            "update_round", "update_round_ridge", "warm_scale", "warm_store"]
 
-#: whether `onlineboost.boblo._warm` has loaded the kernels into this process
-_warmed = False
 
 _NONE = np.empty(0)  # (the scaler's statistics for a reader that does not scale)
 # the value types `pull` converts itself (`np.fromiter`, exactly as `_contexts._values` does;

@@ -19,7 +19,7 @@ import numpy as np
 from river import bandit, preprocessing, stats
 from river import base as river_base
 
-from . import _kernels, losses, scaling, sets
+from . import _boost_kernels, _kernels, losses, scaling, sets
 from ._checks import check_real, check_seed, check_transformer
 from ._contexts import ContextVectors
 from .booco import BoOCO
@@ -78,26 +78,40 @@ def _reward_range(value) -> tuple[float, float]:
     return float(low), float(high)
 
 
-def _warm() -> bool:
-    """Load the compiled round's kernels (`onlineboost._kernels`) into this process, or compile
-    them the first time after an install or a change of their file, once: `BoBLO` calls it when
-    it is built, so that no stream's first rounds pay for it (about 0.3-0.5 s to load from
-    numba's cache, 12-13 s to compile). It plays two throwaway `BoBLO()`s, one on a penalty
-    mixture and one on a single penalty, a few rounds past the scaler's warm-up on a synthetic
-    stream, so every kernel is called with the very argument types of a real round; nothing
-    else moves (they own their random generators). True if this call did the work."""
-    if _kernels._warmed or not _kernels.AVAILABLE:
+def _warm(n_learners: int = 1) -> bool:
+    """Load the compiled rounds' kernels into this process, or compile them the first time
+    after an install or a change of their files, once each: `BoBLO` calls it when it is built,
+    so that no stream's first rounds pay for it (`BoBLO()`'s `onlineboost._kernels`: about
+    0.3-0.5 s to load from numba's cache, 12-13 s to compile; with `n_learners > 1` also
+    `learners._stack_kernels` and `onlineboost._boost_kernels`, about 0.3 s and 7 s). It plays
+    throwaway policies a few rounds past the scaler's warm-up on a synthetic stream, `BoBLO()`
+    on a penalty mixture and on a single penalty (and `BoBLO(n_learners=3)`), so every kernel
+    is called with the very argument types of a real round; nothing else moves (they own their
+    random generators). True if this call did any of the work."""
+    if not _kernels.AVAILABLE:
         return False
-    _kernels._warmed = True
     rng = np.random.default_rng(0)
     arms = [0, 1, 2]
-    for model_l2 in ((1.0, 100.0), 20.0):  # `pull_round` / `update_round` and the `_ridge` pair
-        policy = BoBLO(model_l2=model_l2, seed=0)
-        for _ in range(scaling.WARMUP + 3):  # the warm-up kernels, then the usual round's
+    plays = []
+    if "one" not in _WARMED:
+        _WARMED.add("one")
+        plays += [BoBLO(model_l2=(1.0, 100.0), seed=0), BoBLO(model_l2=20.0, seed=0)]
+    if n_learners > 1 and "boost" not in _WARMED and _boost_kernels.AVAILABLE:
+        _WARMED.add("boost")
+        plays.append(BoBLO(n_learners=3, seed=0))
+        out = np.empty((2, 2))  # (the stages' projection: only on a rounding residue below 0)
+        _boost_kernels.project_rows(np.array([[0.6, -0.1], [0.5, 0.5]]), out)
+    for policy in plays:  # the warm-up kernels, then the usual round's
+        for _ in range(scaling.WARMUP + 3):
             context = {"a": float(rng.normal()), "b": float(rng.normal())}
             arm = policy.pull(arms, context)
             policy.update(arm, context, float(rng.random()))
-    return True
+    return bool(plays)
+
+
+#: the kernel families `_warm` has loaded into this process ("one": `BoBLO()`'s round,
+#: "boost": the N > 1 round's)
+_WARMED: set = set()
 
 
 def _loss_model(policy, booco) -> _ArmRidge:
@@ -538,8 +552,8 @@ class BoBLO(bandit.base.ContextualPolicy):
                              f"RidgePolicy), got learner={learner!r}")
         if decision_set is not None:
             self._set_booco(proto, bandit_face=False)
-        if self._JIT and n_learners == 1 and estimator == "dr":  # (a round it may compile)
-            _warm()  # once per process: not inside the first stream's rounds
+        if self._JIT and estimator == "dr":  # (rounds it may compile)
+            _warm(n_learners)  # once per process: not inside the first stream's rounds
         self._pending = None  # (context, x, arm index, X, p, explored)
         self._rounds = 0  # rounds learnt from (the "sqrt" schedule of `implicit`)
         self._last_cost = None
@@ -687,7 +701,7 @@ class BoBLO(bandit.base.ContextualPolicy):
             if not self._simplex:
                 rows = self._arm_set.project(self._K.project(rows))
             elif rows.min() < 0.0:  # (rows >= 0 summing to 1 are in K: no projection)
-                rows = self._K.project(rows)
+                rows = self._project_rows(rows)
             advice = (1.0 - eta) * rows + eta / d  # pi^j = (1 - eta) w^j + eta / d
             if self._fit:  # every stage's predicted costs, anchored to the loss model's
                 costs = self._booco.copies.predicted_costs(x)
@@ -719,6 +733,20 @@ class BoBLO(bandit.base.ContextualPolicy):
         a = _draw(c, self._rng.random())  # a_t ~ p_t
         self._pending = (context, x, a, X, pl[a], False)
         return a, None  # (the vertex e_a: the caller forms it if it needs it)
+
+    def _project_rows(self, rows: np.ndarray) -> np.ndarray:
+        """`self._K.project(rows)` for the stages' rows (a rounding residue below 0 in BoOCO's
+        chain sends most rounds of `BoBLO(n_learners=5)` here on some streams): compiled
+        (`_boost_kernels.project_rows`, the same floats as the plain-float projection
+        `sets.projection_simplex` takes for a few short rows) on a plain simplex with finite
+        rows of that shape, else the validated projection (which refuses non-finite rows)."""
+        if (self._JIT and _boost_kernels.AVAILABLE and type(self._K) is sets.Simplex
+                and rows.ndim == 2 and len(rows) <= sets._ROWS and rows.size <= sets._SMALL
+                and math.isfinite(rows.sum())):
+            out = np.empty_like(rows)
+            _boost_kernels.project_rows(rows, out)
+            return out
+        return self._K.project(rows)
 
     def _commit_law(self, pl: list, p) -> list:
         """The running sums of the arm law `pl` (a list of floats; `p` the same law as the

@@ -28,15 +28,27 @@ from onlineboost import BoBLO, _kernels, boblo
 from learners import FeaturePolicy
 from onlineboost.boblo import DEFAULT_LEARNER
 
-names = ["pull_round", "pull_round_ridge", "update_round", "update_round_ridge", "warm_scale",
-         "warm_store"]
-def signatures():
-    return {n: sorted(map(str, getattr(_kernels, n).signatures)) for n in names}
+from onlineboost import _boost_kernels
+from learners import _stack_kernels
+ONE = ["pull_round", "pull_round_ridge", "update_round", "update_round_ridge", "warm_scale",
+       "warm_store"]
+def dispatchers(module):
+    return {f"{module.__name__}.{n}": f for n, f in vars(module).items()
+            if hasattr(f, "signatures") and not n.startswith("_")}
+entry = {f"onlineboost._kernels.{n}": getattr(_kernels, n) for n in ONE}
+boost = {**dispatchers(_stack_kernels), **dispatchers(_boost_kernels)}
+boost.pop("onlineboost._boost_kernels.fit_bounds")  # (called inside `fit_round` only)
+def signatures(kernels):
+    return {n: sorted(map(str, f.signatures)) for n, f in kernels.items()}
 
-before = signatures()
+before = signatures({**entry, **boost})
 first = BoBLO(seed=1)
-after_build = signatures()
+after_build = signatures(entry)
+boost_untouched = not any(signatures(boost).values())
 again = boblo._warm()  # (done: False)
+five = BoBLO(seed=1, n_learners=5)
+after_five = signatures(boost)
+again_five = boblo._warm(5)
 configs = [dict(), dict(model_l2=5.0), dict(model_l2=(1.0, 5.0, 20.0)), dict(optimism=0.1),
            dict(learner=FeaturePolicy(**{**DEFAULT_LEARNER, "t0": None})),
            dict(transformer=None), dict(reward_range=(-1.0, 1.0))]
@@ -51,8 +63,16 @@ for i, params in enumerate(configs):
         arm = policy.pull(["a", "b", "c", "d"], c)
         policy.update(arm, c, lo + (hi - lo) * float(rng.random()))
     jit.append(policy._jit)
-print(json.dumps(dict(before=before, after_build=after_build, after_play=signatures(),
-                      again=again, jit=jit)))
+for i, n in enumerate((2, 5)):  # N > 1 rounds: the stack's and the booster's kernels
+    policy = BoBLO(seed=10 + i, n_learners=n)
+    for t in range(400):
+        c = {f"x{j}": float(v) for j, v in enumerate(rng.normal(size=3 + i))}
+        arm = policy.pull(["a", "b", "c"], c)
+        policy.update(arm, c, float(rng.random() < 0.5 + 0.3 * (arm == "a") * (c["x0"] > 0)))
+print(json.dumps(dict(before=before, after_build=after_build, after_play=signatures(entry),
+                      boost_untouched=boost_untouched, after_five=after_five,
+                      after_five_play=signatures(boost), again=again, again_five=again_five,
+                      jit=jit)))
 """
 
 
@@ -71,23 +91,32 @@ def test_building_a_boblo_loads_every_kernel_a_real_round_calls(report):
     assert all(report["jit"])
 
 
+def test_building_an_n_learners_boblo_loads_the_boosters_kernels_too(report):
+    """`BoBLO()` leaves the N > 1 kernels alone; `BoBLO(n_learners=5)` loads every one of
+    them, and N = 2 and N = 5 streams then add no specialisation."""
+    assert report["boost_untouched"]
+    assert all(report["after_five"].values()), report["after_five"]
+    assert report["after_five_play"] == report["after_five"]
+
+
 def test_the_warm_up_runs_once_per_process(report):
-    assert report["again"] is False
+    assert report["again"] is False and report["again_five"] is False
 
 
 def test_policies_the_tests_keep_on_numpy_do_not_warm(monkeypatch):
-    """`BoBLO._JIT = False` (the numpy round) and configurations no kernel covers build
-    without touching the kernels."""
+    """`BoBLO._JIT = False` (the numpy round) and estimators no kernel serves build without
+    touching the kernels; the others ask for their number of copies' kernels."""
     calls = []
     from onlineboost import BoBLO, boblo
 
-    monkeypatch.setattr(boblo, "_warm", lambda: calls.append(1))
+    monkeypatch.setattr(boblo, "_warm", lambda n=1: calls.append(n))
 
     monkeypatch.setattr(BoBLO, "_JIT", False)
     BoBLO()
-    monkeypatch.setattr(BoBLO, "_JIT", True)
     BoBLO(n_learners=3)
+    monkeypatch.setattr(BoBLO, "_JIT", True)
     BoBLO(estimator="ips")
     assert calls == []
     BoBLO()
-    assert calls == [1]
+    BoBLO(n_learners=3)
+    assert calls == [1, 3]
