@@ -70,7 +70,24 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
     def _njit(f):
         return f
 
-__all__ = ["AVAILABLE", "fit_bounds", "fit_round", "linear_gradient_rows", "project_rows"]
+__all__ = ["AVAILABLE", "fit_bounds", "fit_round", "linear_gradient_rows", "project_rows",
+           "project_small"]
+
+
+def project_small(K, rows: np.ndarray):
+    """`K.project(rows)` compiled (`project_rows`, the same floats) where `K` is a plain
+    `sets.Simplex` and `rows` a few short finite rows, the shapes `sets.projection_simplex`
+    projects in plain floats; else None (the caller projects with `K.project`, which also
+    refuses non-finite rows)."""
+    from . import sets  # (sets is geometry: it imports no kernel)
+
+    if not (AVAILABLE and type(K) is sets.Simplex and rows.ndim == 2
+            and len(rows) <= sets._ROWS and 0 < rows.size <= sets._SMALL
+            and math.isfinite(rows.sum())):
+        return None
+    out = np.empty_like(rows)
+    project_rows(rows, out)
+    return out
 
 
 @_njit
@@ -220,9 +237,8 @@ def project_rows(X, out):
     """`sets.projection_simplex` of the rows of `X` `(n, d)` into `out`, on the shapes it
     projects in plain floats (`sets._projection_simplex_small`: every row through
     `sets._projection_simplex_row`, here `_project_row`, the same operations): the same floats.
-    Not called by the package yet: `BoBLO._play_features` projects its stages' rows with the
-    validated `sets.Simplex.project` when a row has a rounding residue below 0 (most rounds of
-    `BoBLO(n_learners=5)` on digits)."""
+    `project_small` serves it to `BoBLO._play_features`, which projects its stages' rows when
+    a row has a rounding residue below 0 (most rounds of `BoBLO(n_learners=5)` on digits)."""
     n, d = X.shape
     u = np.empty(d)
     for i in range(n):

@@ -740,13 +740,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         (`_boost_kernels.project_rows`, the same floats as the plain-float projection
         `sets.projection_simplex` takes for a few short rows) on a plain simplex with finite
         rows of that shape, else the validated projection (which refuses non-finite rows)."""
-        if (self._JIT and _boost_kernels.AVAILABLE and type(self._K) is sets.Simplex
-                and rows.ndim == 2 and len(rows) <= sets._ROWS and rows.size <= sets._SMALL
-                and math.isfinite(rows.sum())):
-            out = np.empty_like(rows)
-            _boost_kernels.project_rows(rows, out)
-            return out
-        return self._K.project(rows)
+        out = _boost_kernels.project_small(self._K, rows) if self._JIT else None
+        return self._K.project(rows) if out is None else out
 
     def _commit_law(self, pl: list, p) -> list:
         """The running sums of the arm law `pl` (a list of floats; `p` the same law as the

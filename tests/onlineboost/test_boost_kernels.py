@@ -75,3 +75,27 @@ def test_row_projection_is_the_plain_float_projection():
             out = np.empty_like(X)
             _boost_kernels.project_rows(X, out)
             np.testing.assert_array_equal(out, sets.projection_simplex(X))
+
+
+def test_project_small_serves_only_the_plain_float_shapes_on_a_plain_simplex():
+    """`project_small`: the same floats as `Simplex.project` on a few short finite rows (with
+    the residues below 0 BoOCO's chain leaves), None elsewhere: another set, a long stack,
+    non-finite rows (which `Simplex.project` refuses by name)."""
+    rng = np.random.default_rng(7)
+    for _ in range(2000):
+        n, d = int(rng.integers(1, 11)), int(rng.integers(2, 11))
+        rows = rng.dirichlet(np.ones(d), size=n) + rng.normal(scale=1e-17, size=(n, d))
+        rows[0, 0] -= 1e-16
+        out = _boost_kernels.project_small(sets.Simplex(d), rows)
+        if not _boost_kernels.AVAILABLE:
+            assert out is None
+            continue
+        np.testing.assert_array_equal(out, sets.Simplex(d).project(rows))
+    rows = np.full((2, 3), 1.0 / 3.0)
+    assert _boost_kernels.project_small(sets.CappedSimplex(3, 0.5), rows) is None
+    assert _boost_kernels.project_small(sets.Simplex(3), np.full((11, 3), 1 / 3)) is None
+    bad = rows.copy()
+    bad[1, 2] = np.nan
+    assert _boost_kernels.project_small(sets.Simplex(3), bad) is None
+    with pytest.raises(ValueError, match="finite"):
+        sets.Simplex(3).project(bad)
