@@ -280,7 +280,7 @@ def main(argv=None):
             f"table excludes that one-off cost, given below.\n\n{table}\n\n"
             f"`BoBLO()` alone, per round past the scaler's warm-up (`round_split`, medians over "
             f"the same {repeats} repeats):\n\n{split}\n\n{compiled}\n\n{verdict}\n\n"
-            f"**Held-out streams** (`heldout`: `benchmarks.bandit_heldout`'s eight data sets, "
+            f"**Held-out streams** (`heldout`: `benchmarks.bandit_heldout`'s data sets, "
             f"never tuned on; every round timed, the first round and the scaler's warm-up "
             f"included; LinUCB with its defaults; the same {repeats} repeats, medians): "
             f"`BoBLO()` at {min(held_ratios):.2f}x to {max(held_ratios):.2f}x LinUCB's "

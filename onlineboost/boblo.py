@@ -346,12 +346,16 @@ class BoBLO(bandit.base.ContextualPolicy):
     weak learner on the loss model, a `RidgeMixture` or one penalty's, its own scaler, and any
     values of their parameters) runs compiled by numba (`onlineboost._kernels`: the numpy
     round's steps on its own state arrays, equal to rounding, the same arms on the development
-    streams): about 4-4.5x its numpy round, and 6.8x / 7.7x / 4.9x river's tuned LinUCB's
-    decisions/s on ImageSegments / digits / `LinearBandit`, 3.4x-5.0x LinUCB's (defaults) on
-    eight held-out streams, the first round and the scaler's warm-up included
-    (`benchmarks/results/bandit_speed.md`). The first `BoBLO` built in a process (one copy, `"dr"`)
-    loads the kernels from numba's cache (about 0.3-0.5 s) or compiles them (about 12-13 s,
-    once per installation), so that no round of a stream pays for it (`boblo._warm`). Other
+    streams): about 4.4-5.2x its numpy round, and 7.3x / 10.4x / 5.6x river's tuned LinUCB's
+    decisions/s on ImageSegments / digits / `LinearBandit`, 3.4x-9.5x LinUCB's (defaults) on
+    17 held-out streams, the first round and the scaler's warm-up included
+    (`benchmarks/results/bandit_speed.md`, seventh session). `BoBLO(n_learners=5)`'s round
+    runs its heavy steps compiled too (`learners._stack_kernels`, `onlineboost._boost_kernels`:
+    the later copies' features, predictions and ridge steps, the extension's gradients, the
+    stages' projection, `FitLead`'s step): 1.13x / 1.61x / 0.83x LinUCB's decisions/s, about
+    2.2x its former numpy round. The first `BoBLO` built in a process (`"dr"`) loads the
+    kernels from numba's cache (about 0.3 s) or compiles them (about 9-15 s, once per
+    installation), so that no round of a stream pays for it (`boblo._warm`). Other
     configurations, and the rounds the kernels do not cover (the first, new features, bad
     input), run the numpy round; so does everything without numba.
 
