@@ -1738,6 +1738,10 @@ luck; ImageSegments' -0.016 on the evaluation seeds 0-4 is that gap plus an unlu
 Issue 13's targets, where they stand after the seventh session: unchanged from the sixth (the
 seventh changed no arithmetic of the defaults; `bandit_heldout` has 17 held-out streams now,
 where `BoBLO(n_learners=5)` scores 0.819 in the mean against hindsight-tuned LinUCB's 0.807).
+`BoBLO(n_learners=5)`'s round now runs its heavy steps compiled (the same arms): the
+interleaved speed table, re-run on the merged seventh-session code (`--speed`), has it at
+1.13x / 1.59x / 0.81x tuned LinUCB (the sixth session's 0.50x / 0.65x / 0.36x) and `BoBLO()` at
+8.01x / 11.04x / 6.13x.
 
 Issue 13's targets, where they stand after the sixth session (evaluation seeds 0-4): `BoBLO()`
 >= tuned LinUCB met on digits (0.858 against 0.841), not on ImageSegments (0.868 against 0.884)
