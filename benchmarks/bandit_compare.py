@@ -1726,9 +1726,17 @@ carry. The fill-in matters for the correction: fitted on the optimistic fill-in 
 back (with the correction, greedy at 0.05 scored -0.0002 on seeds 110-119); with the fill-in
 and the learners' targets at the model's mean and the bound in the play only (scratch) it
 scored +0.0049 (SE 0.0018) there, the pinned correction +0.0072, but N = 5 on `NonlinearBandit`
-still 0.640 (5 of 5 switches). What would take it further: the bound in the first copy's play
-only, the later stages playing on the model's mean (today every stage plays on the model's
-costs, bound included).
+still 0.640 (5 of 5 switches). With the bound in the first copy's play only and the later
+stages (annealed softmax, penalty 20) playing on the model's mean, `FitLead` fitting every
+stage at the mean (scratch): 0.626, and no switch on the development streams. So it is the first
+copy's play itself: greedy on the bound, it sends nearly every round to its own arm, and the
+later stages, which learn the other arms from the importance-weighted estimate, learn them from
+the exploration floor alone; the annealed softmax's early spread is what feeds them. On the 40
+diagnosis seeds (300-339; reported, nothing chosen) the 0.05 candidate halves both shortfalls to
+tuned LinUCB: ImageSegments -0.0043 (SE 0.0019) against the defaults' -0.0069, `LinearBandit`
+-0.0014 (0.0009) against -0.0031, digits +0.0193 against +0.0114. The open question for
+`BoBLO(n_learners>1)` is a first copy that plays LinUCB's rule and still leaves the later stages
+data on the arms it does not play.
 The gap, measured on 40 more diagnosis seeds (300-339, used for nothing else; `--gap`):
 `BoBLO()` minus tuned LinUCB -0.0069 (SE 0.0020) on ImageSegments, +0.0114 (0.0026) on digits,
 -0.0030 (0.0011) on `LinearBandit`, as on seeds 200-219 (-0.0064, +0.0100, -0.0038): the
