@@ -119,8 +119,7 @@ def waveform(n_rows: int = MAX_ROUNDS, seed: int = 0) -> tuple[list, list]:
 def river_synth(name: str, n_rows: int = MAX_ROUNDS) -> tuple[list, list]:
     """The first `n_rows` of one of river's synthetic classification generators, data seed
     0 (`SYNTH`), boolean labels as 0 / 1."""
-    xs, ys = _pairs(SYNTH[name]().take(n_rows))
-    return xs, ys
+    return _pairs(SYNTH[name]().take(n_rows))
 
 
 # river's synthetic classification generators (seventh session): linear (Hyperplane, SEA),

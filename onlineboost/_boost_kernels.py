@@ -53,6 +53,8 @@ import math
 
 import numpy as np
 
+from . import sets  # (geometry: it imports no kernel)
+
 try:  # numba is a dependency; without it the extension runs its numpy path
     import numba
 
@@ -79,8 +81,6 @@ def project_small(K, rows: np.ndarray):
     `sets.Simplex` and `rows` a few short finite rows, the shapes `sets.projection_simplex`
     projects in plain floats; else None (the caller projects with `K.project`, which also
     refuses non-finite rows)."""
-    from . import sets  # (sets is geometry: it imports no kernel)
-
     if not (AVAILABLE and type(K) is sets.Simplex and rows.ndim == 2
             and len(rows) <= sets._ROWS and 0 < rows.size <= sets._SMALL
             and math.isfinite(rows.sum())):

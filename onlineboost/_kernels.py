@@ -201,13 +201,13 @@ def _round_law(booco, model, v, scale, count, mean, var, dev, ready, exploration
     if type(model) is RidgeMixture:
         status = pull_round(v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP,
                             MAX_ABS, model.G, model.weights, model.optimism,
-                            float(model.width0), copies._theta[0],
+                            model.width0, copies._theta[0],
                             beta, booco._chain_one[0], mu, 1.0 - exploration,
                             exploration / d, z, p, c)
     else:  # the single-penalty `loss_model._ArmRidge`
         status = pull_round_ridge(v, scale, count, mean, var, dev, ready, scaling.K,
                                   scaling.CLIP, MAX_ABS, model.P, model.theta, model.optimism,
-                                  float(model.width0),
+                                  model.width0,
                                   copies._theta[0], beta, booco._chain_one[0], mu,
                                   1.0 - exploration, exploration / d, z, p, c)
     return status, z, p, c
@@ -266,7 +266,7 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float)
         cum = np.array(model.loss)
         status, kappa = update_round(
             x, arm, loss, prob, float(implicit), model.G, model.weights, cum, model.rate,
-            model.optimism, float(model.width0), copies._P[0], copies._theta[0],
+            model.optimism, model.width0, copies._P[0], copies._theta[0],
             copies.forget, booco._mu, float(ext.delta), ext.kappa, running, cost)
         if not status:
             return None
@@ -275,7 +275,7 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float)
     else:  # the single-penalty `loss_model._ArmRidge`
         status, kappa = update_round_ridge(
             x, arm, loss, prob, float(implicit), model.P, model.theta, model.optimism,
-            float(model.width0), copies._P[0], copies._theta[0], copies.forget, booco._mu,
+            model.width0, copies._P[0], copies._theta[0], copies.forget, booco._mu,
             float(ext.delta), ext.kappa, running, cost)
         if not status:
             return None

@@ -75,7 +75,7 @@ def _reward_range(value) -> tuple[float, float]:
         raise ValueError(message)
     if not low < high:
         raise ValueError(f"reward_range must have low < high, got {value!r}")
-    return float(low), float(high)
+    return low, high
 
 
 def _warm(n_learners: int = 1) -> bool:
@@ -531,8 +531,6 @@ class BoBLO(bandit.base.ContextualPolicy):
         self.reward_range = reward_range
         self.seed = seed
         self._low, self._high = low, high
-        self._unit = low == 0.0 and high == 1.0  # loss = 1 - reward, as before the range
-        self._width = high - low
         self._rng = np.random.default_rng(seed)
         self._arms: list | None = None
         self._arm_index: dict = {}
@@ -634,7 +632,7 @@ class BoBLO(bandit.base.ContextualPolicy):
     _fit = False  # (policies pickled before `aggregate="fit"`)
     # (policies pickled before `reward_range`: rewards in [0, 1])
     reward_range = (0.0, 1.0)
-    _low, _high, _unit, _width = 0.0, 1.0, True, 1.0
+    _low, _high = 0.0, 1.0
     width = "parameter"  # (policies pickled before `width`)
     _fused = False  # (policies pickled before the fused path: the general one)
     #: (a switch for the tests: False keeps the fused round on numpy; off without numba)
@@ -938,8 +936,8 @@ class BoBLO(bandit.base.ContextualPolicy):
             self._check_pending(context)  # (names what is wrong, if anything)
         if self._arms[self._pending[2]] != arm_id:
             raise ValueError(f"arm_id {arm_id!r} is not the arm of the pending pull")
-        # the loss in [0, 1]: 1 - reward on the default range (the same float as before it)
-        loss = 1.0 - reward if self._unit else (self._high - reward) / self._width
+        # the loss in [0, 1] (on the default range exactly 1 - reward: x / 1.0 is x)
+        loss = (self._high - reward) / (self._high - self._low)
         if self._fused:
             self._feedback_fused(loss)
         else:
@@ -958,7 +956,8 @@ class BoBLO(bandit.base.ContextualPolicy):
             return _real(reward, "reward", self._low, self._high)
         except ValueError as error:
             try:  # a finite number out of the default range: name the way out
-                hint = self._unit and isinstance(reward, numbers.Real) and math.isfinite(reward)
+                hint = ((self._low, self._high) == (0.0, 1.0)
+                        and isinstance(reward, numbers.Real) and math.isfinite(reward))
             except OverflowError:  # (an int beyond the float range)
                 hint = False
             if hint:

@@ -138,7 +138,7 @@ def test_a_policy_pickled_before_reward_range_learns_on_zero_one():
     """Attributes missing from an old pickle fall back to the class's: the unit range."""
     rounds = _stream(200, 8)
     old, new = BoBLO(seed=4), BoBLO(seed=4)
-    for name in ("reward_range", "_low", "_high", "_unit", "_width"):
+    for name in ("reward_range", "_low", "_high"):
         del old.__dict__[name]
     old = pickle.loads(pickle.dumps(old))
     assert _play(old, rounds, float)[0] == _play(new, rounds, float)[0]
