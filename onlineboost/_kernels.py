@@ -107,8 +107,10 @@ from . import scaling, sets
 from ._contexts import MAX_ABS
 from .loss_model import RidgeMixture, _ArmRidge
 
-__all__ = ["AVAILABLE", "covers", "pull", "pull_round", "pull_round_ridge", "update",
-           "update_round", "update_round_ridge", "warm_scale", "warm_store"]
+__all__ = ["AVAILABLE", "covers", "pull", "pull_round", "pull_round_features",
+           "pull_round_ridge", "pull_round_ridge_features", "update", "update_round",
+           "update_round_features", "update_round_ridge", "update_round_ridge_features",
+           "warm_scale", "warm_store"]
 
 
 _NONE = np.empty(0)  # (the scaler's statistics for a reader that does not scale)
@@ -126,8 +128,10 @@ _TYPES = frozenset({float, int, np.float64, np.float32, np.int64, np.int32, bool
 def covers(booco, model) -> bool:
     r"""Whether the kernels cover a fused round (`BoBLO._fusable`) of `booco` (BoBLO's BoOCO,
     one copy) with the loss model `model`: the weak learner is one `FeaturePolicyStack` copy
-    with no random features playing the softmax (fixed, or annealed with `t0`, floored or not
-    by `min_temperature`: the kernel takes the round's $1/\tau_t$) on `model`, a
+    with no random features (or with its own random Fourier or ReLU
+    features: the `*_features` kernels) playing the softmax (fixed, or
+    annealed with `t0`, floored or not by `min_temperature`: the kernel takes the round's
+    $1/\tau_t$) on `model`, a
     `RidgeMixture` (any penalties, optimism and its width, rate) or one penalty's
     `loss_model._ArmRidge`, on a plain `Simplex` whose one-copy point
     $x^1 = \mu + a (W - \mu)$ stays in it ($0 < a \le 1$), the linear loss with unit
@@ -138,7 +142,8 @@ def covers(booco, model) -> bool:
     copies, one = booco.copies, booco._chain_one
     return (AVAILABLE and type(model) in (RidgeMixture, _ArmRidge)
             and type(copies) is FeaturePolicyStack
-            and copies.n == 1 and copies._shared and copies.model is model
+            and copies.n == 1 and copies.model is model
+            and (copies._shared or copies.kind in ("fourier", "relu"))
             and copies.link == "softmax"  # (the softmax, fixed or annealed; not "igw")
             and type(booco.decision_set) is sets.Simplex and one is not None
             and 0.0 < one[0] <= 1.0 and booco._linear and booco._unit_scale
@@ -198,7 +203,19 @@ def _round_law(booco, model, v, scale, count, mean, var, dev, ready, exploration
     d = len(mu)  # (the simplex's dimension: `mu` is its centroid)
     z, p, c = np.empty(len(v)), np.empty(d), np.empty(d)
     beta = copies.inverse_temperature()
-    if type(model) is RidgeMixture:
+    if not copies._shared and type(model) is RidgeMixture:  # one copy, its own features
+        status = pull_round_features(
+            v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP, MAX_ABS, model.G,
+            model.weights, model.optimism, model.width0, copies._W[0], copies._b[0],
+            copies.kind == "fourier", copies._theta[0], beta, booco._chain_one[0], mu,
+            1.0 - exploration, exploration / d, z, p, c)
+    elif not copies._shared:  # (on a single-penalty `loss_model._ArmRidge`)
+        status = pull_round_ridge_features(
+            v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP, MAX_ABS, model.P,
+            model.theta, model.optimism, model.width0, copies._W[0], copies._b[0],
+            copies.kind == "fourier", copies._theta[0], beta, booco._chain_one[0], mu,
+            1.0 - exploration, exploration / d, z, p, c)
+    elif type(model) is RidgeMixture:
         status = pull_round(v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP,
                             MAX_ABS, model.G, model.weights, model.optimism,
                             model.width0, copies._theta[0],
@@ -262,7 +279,28 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float)
     copies, ext = booco.copies, booco._ext
     running = booco.kappa is None
     cost = np.empty(len(booco._mu))  # (the simplex's dimension: `_mu` is its centroid)
-    if type(model) is RidgeMixture:
+    if not copies._shared and type(model) is not RidgeMixture:  # one copy, its own features,
+        status, kappa = update_round_ridge_features(  # on a single-penalty `_ArmRidge`
+            x, arm, loss, prob, float(implicit), model.P, model.theta, model.optimism,
+            model.width0, copies._W[0], copies._b[0], copies.kind == "fourier", copies._P[0],
+            copies._theta[0], 1.0 / copies.forget, booco._mu, float(ext.delta), ext.kappa,
+            running, cost)
+        if not status:
+            return None
+        copies._round = None  # (its cache of the round's features and raw costs: Theta moved)
+    elif not copies._shared:  # one copy with its own random features, on a `RidgeMixture`
+        cum = np.array(model.loss)
+        status, kappa = update_round_features(
+            x, arm, loss, prob, float(implicit), model.G, model.weights, cum, model.rate,
+            model.optimism, model.width0, copies._W[0], copies._b[0], copies.kind == "fourier",
+            copies._P[0], copies._theta[0], 1.0 / copies.forget, booco._mu, float(ext.delta),
+            ext.kappa, running, cost)
+        if not status:
+            return None
+        model.loss = cum.tolist()
+        model._theta = None
+        copies._round = None  # (its cache of the round's features and raw costs: Theta moved)
+    elif type(model) is RidgeMixture:
         cum = np.array(model.loss)
         status, kappa = update_round(
             x, arm, loss, prob, float(implicit), model.G, model.weights, cum, model.rate,
@@ -549,12 +587,12 @@ def _project_row(z, out):
 
 
 @_njit
-def _learn(ce, arm, loss, prob, implicit, model, P, theta, forget, mu, delta, kappa, running,
-           cost):
+def _estimate(arm, loss, prob, implicit, model, mu, delta, kappa, running, cost, pr):
     r"""The estimate into `cost` from the model's costs `model`; unless it is not finite (then
-    `(False, kappa)`, nothing else written), kappa's running maximum (returned), step 4 at
-    $x^0 = \mu$ and the weak learner's ridge step, in place (`P`, `theta`)."""
-    k, q = theta.shape[0], ce.shape[0]
+    `(False, kappa)`, nothing else written), kappa's running maximum (returned) and step 4's
+    proximal point at $x^0 = \mu$ into `pr` (the learners' targets are
+    $(\mu - $ `pr` $)/\delta$)."""
+    k = model.shape[0]
     for a in range(k):
         cost[a] = model[a]
     cost[arm] += (loss - cost[arm]) / (prob + implicit)
@@ -572,7 +610,6 @@ def _learn(ce, arm, loss, prob, implicit, model, P, theta, forget, mu, delta, ka
     zr = np.empty(k)
     for a in range(k):
         zr[a] = mu[a] - delta * cost[a]
-    pr = np.empty(k)
     _project_row(zr, pr)
     dist = 0.0
     for a in range(k):
@@ -584,6 +621,20 @@ def _learn(ce, arm, loss, prob, implicit, model, P, theta, forget, mu, delta, ka
         keep = 1.0 - lam / dist
         for a in range(k):
             pr[a] = pr[a] + keep * (zr[a] - pr[a])
+    return True, kappa
+
+
+@_njit
+def _learn(ce, arm, loss, prob, implicit, model, P, theta, forget, mu, delta, kappa, running,
+           cost):
+    r"""The estimate into `cost` from the model's costs `model`; unless it is not finite (then
+    `(False, kappa)`, nothing else written), kappa's running maximum (returned), step 4 at
+    $x^0 = \mu$ and the weak learner's ridge step, in place (`P`, `theta`)."""
+    k, q = theta.shape[0], ce.shape[0]
+    pr = np.empty(k)
+    ok, kappa = _estimate(arm, loss, prob, implicit, model, mu, delta, kappa, running, cost, pr)
+    if not ok:
+        return False, kappa
     # the weak learner (one copy on phi = c~): ridge with forgetting on g - m(c)
     if forget != 1.0:
         f = 1.0 / forget
@@ -633,7 +684,16 @@ def update_round(x, arm, loss, prob, implicit, G, weights, cum, rate, optimism, 
                        running, cost)
     if not ok:
         return 0, kappa
-    # the loss model (`RidgeMixture.learn_loss`): score, reweight, one RLS step of the arm
+    _mixture_learn(G, weights, cum, rate, ce, arm, loss)
+    return 1, kappa
+
+
+@_njit
+def _mixture_learn(G, weights, cum, rate, ce, arm, loss):
+    """`RidgeMixture.learn_loss` of arm `arm`'s `loss` on the row `ce`: score every model
+    (its prequential error into `cum`), reweight (`weights`), one RLS step of the arm in every
+    model (`G`), in place."""
+    q, M = ce.shape[0], G.shape[1]
     gm = np.empty((M, q + 1))
     sm = np.empty(M)
     for j in range(M):
@@ -664,7 +724,6 @@ def update_round(x, arm, loss, prob, implicit, G, weights, cum, rate, optimism, 
             h = gm[j, i] * cj
             for m in range(q):
                 G[arm, j, i, m] -= h * gm[j, m]
-    return 1, kappa
 
 
 @_njit
@@ -683,7 +742,15 @@ def update_round_ridge(x, arm, loss, prob, implicit, Pm, Tm, optimism, width0, P
                        running, cost)
     if not ok:
         return 0, kappa
-    # the loss model (`_ArmRidge.learn_loss`): one recursive-least-squares step of the arm
+    _ridge_learn(Pm, Tm, ce, arm, loss)
+    return 1, kappa
+
+
+@_njit
+def _ridge_learn(Pm, Tm, ce, arm, loss):
+    """`_ArmRidge.learn_loss`: one recursive-least-squares step of arm `arm` on the row `ce`,
+    in place (`Pm`, `Tm`)."""
+    q = ce.shape[0]
     Pa = Pm[arm]
     u = np.empty(q)
     for i in range(q):
@@ -695,7 +762,6 @@ def update_round_ridge(x, arm, loss, prob, implicit, Pm, Tm, optimism, width0, P
     for i in range(q):
         for j in range(q):
             Pa[i, j] -= u[i] * (u[j] / s)
-    return 1, kappa
 
 
 # -- the scaler's warm-up (`scaling.learn` + `transform` while some column is in its warm-up) --
@@ -869,3 +935,170 @@ def warm_store(v, count, mean, var, dev, buf, st):
         mean[j] = st[1, j]
         var[j] = st[2, j]
         dev[j] = st[3, j]
+
+
+# -- one copy with its own random features (`FeaturePolicy(n_features=D > 0)`) -----------------
+
+_SQRT2 = math.sqrt(2.0)
+
+
+@_njit
+def _phi(W, b, z, fourier):
+    r"""The copy's features of the scaled context `z`:
+    $\phi(c) = (1, \sqrt2\,\sigma(W c + b), c)$, $\sigma$ the cosine when `fourier`, else
+    $\max(\cdot, 0)$ (`FeaturePolicyStack._features`, `learners._stack_kernels.predict`)."""
+    D, n = W.shape[0], z.shape[0]
+    phi = np.empty(1 + D + n)
+    phi[0] = 1.0
+    for i in range(D):
+        y = _dot(W[i], z) + b[i]
+        if fourier:
+            y = math.cos(y)
+        elif y < 0.0:  # (np.maximum(y, 0.0): NaN and -0.0 kept)
+            y = 0.0
+        phi[1 + i] = y * _SQRT2
+    for j in range(n):
+        phi[1 + D + j] = z[j]
+    return phi
+
+
+@_njit
+def pull_round_features(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, weights,
+                        optimism, width0, W, b, fourier, theta, beta, chain_a, mu, law_a, law_b,
+                        z, p, c):
+    """`pull_round` for one copy with its own random features (`W` `(D, n)`, `b` `(D,)`: the
+    copy's map; `theta` `(k, 1 + D + n)` its corrections on $\\phi(c)$): the model's costs on
+    $\\tilde c = (1, c)$ plus $\\Theta\\phi(c)$, then the same softmax and law."""
+    n, k = v.shape[0], theta.shape[0]
+    q = n + 1
+    if (n == 0 or G.shape[3] != q or G.shape[2] != q + 1 or G.shape[0] != k
+            or W.shape[1] != n or b.shape[0] != W.shape[0]
+            or theta.shape[1] != 1 + W.shape[0] + n or mu.shape[0] != k):
+        return 0
+    st = np.empty((4, n))
+    status = _scale(v, scale, count, mean, var, dev, ready, band, clip, max_abs, z, st)
+    if not status:
+        return 0
+    ce = _row(z)
+    cost = np.empty(k)
+    _model_costs(G, weights, optimism, width0, ce, cost)
+    if not _law(cost, _phi(W, b, z, fourier), theta, beta, chain_a, mu, law_a, law_b, p, c):
+        return 0
+    if scale:  # the round is past its last refusal: the scaler's step is stored
+        _store(status, count, mean, var, dev, st)
+    return status
+
+
+@_njit
+def update_round_features(x, arm, loss, prob, implicit, G, weights, cum, rate, optimism, width0,
+                          W, b, fourier, P, theta, inv_forget, mu, delta, kappa, running, cost):
+    r"""`update_round` for one copy with its own random features: the estimate, kappa and
+    step 4 as there; the copy's ridge step on $\phi(c)$ is `learners._stack_kernels.learn`'s
+    (the forgetting folded into the pass over $A^{-1}$: $u = (A^{-1}/\lambda)\phi$, rows
+    $A^{-1}_{a\cdot}/\lambda - w_a w$, $w = u/\sqrt s$), on the residuals $G - m(c) -
+    \Theta\phi$; then the mixture learns as in `update_round`."""
+    q, k, M = x.shape[0] + 1, theta.shape[0], G.shape[1]
+    r = 1 + W.shape[0] + x.shape[0]
+    if (G.shape[3] != q or G.shape[2] != q + 1 or G.shape[0] != k or W.shape[1] != x.shape[0]
+            or b.shape[0] != W.shape[0] or theta.shape[1] != r or P.shape[0] != r
+            or P.shape[1] != r or mu.shape[0] != k or weights.shape[0] != M
+            or cum.shape[0] != M):
+        return 0, kappa
+    ce = _row(x)
+    model = np.empty(k)
+    _model_costs(G, weights, optimism, width0, ce, model)  # m_t (the play's, the model not moved)
+    pr = np.empty(k)
+    ok, kappa = _estimate(arm, loss, prob, implicit, model, mu, delta, kappa, running, cost, pr)
+    if not ok:
+        return 0, kappa
+    _learn_phi(_phi(W, b, x, fourier), model, pr, mu, delta, P, theta, inv_forget)
+    _mixture_learn(G, weights, cum, rate, ce, arm, loss)
+    return 1, kappa
+
+
+@_njit
+def _learn_phi(phi, model, pr, mu, delta, P, theta, inv_forget):
+    r"""The copy's ridge step on its features `phi`, as `learners._stack_kernels.learn` takes
+    it (the forgetting folded into the pass over $A^{-1}$: $u = (A^{-1}/\lambda)\phi$, rows
+    $A^{-1}_{i\cdot}/\lambda - w_i w$, $w = u/\sqrt s$), on the residuals
+    $(\mu - $ `pr` $)/\delta - m(c) - \Theta\phi$, in place (`P`, `theta`)."""
+    k, r = theta.shape[0], phi.shape[0]
+    u = np.empty(r)
+    for i in range(r):
+        acc = 0.0
+        row = P[i]
+        for j in range(r):
+            acc += (row[j] * inv_forget) * phi[j]
+        u[i] = acc
+    s = 1.0 + _dot(phi, u)
+    for a in range(k):
+        g = ((mu[a] - pr[a]) / delta - model[a]) - _dot(theta[a], phi)
+        th = theta[a]
+        for j in range(r):
+            th[j] += g * (u[j] / s)
+    if s > 0.0:  # exactly symmetric: w w^T
+        root = math.sqrt(s)
+        for j in range(r):
+            u[j] = u[j] / root
+        for i in range(r):
+            row = P[i]
+            wi = u[i]
+            for j in range(r):
+                row[j] = row[j] * inv_forget - wi * u[j]
+    else:  # (only for contexts so large that s overflowed)
+        v = np.empty(r)
+        for j in range(r):
+            v[j] = u[j] / s
+        for i in range(r):
+            row = P[i]
+            ui = u[i]
+            for j in range(r):
+                row[j] = row[j] * inv_forget - ui * v[j]
+
+
+@_njit
+def pull_round_ridge_features(v, scale, count, mean, var, dev, ready, band, clip, max_abs, Pm,
+                              Tm, optimism, width0, W, b, fourier, theta, beta, chain_a, mu,
+                              law_a, law_b, z, p, c):
+    """`pull_round_features` on a single-penalty `loss_model._ArmRidge` (`Pm`, `Tm`)."""
+    n, k = v.shape[0], theta.shape[0]
+    q = n + 1
+    if (n == 0 or Tm.shape[1] != q or Pm.shape[2] != q or Tm.shape[0] != k
+            or W.shape[1] != n or b.shape[0] != W.shape[0]
+            or theta.shape[1] != 1 + W.shape[0] + n or mu.shape[0] != k):
+        return 0
+    st = np.empty((4, n))
+    status = _scale(v, scale, count, mean, var, dev, ready, band, clip, max_abs, z, st)
+    if not status:
+        return 0
+    ce = _row(z)
+    cost = np.empty(k)
+    _ridge_costs(Pm, Tm, optimism, width0, ce, cost)
+    if not _law(cost, _phi(W, b, z, fourier), theta, beta, chain_a, mu, law_a, law_b, p, c):
+        return 0
+    if scale:
+        _store(status, count, mean, var, dev, st)
+    return status
+
+
+@_njit
+def update_round_ridge_features(x, arm, loss, prob, implicit, Pm, Tm, optimism, width0, W, b,
+                                fourier, P, theta, inv_forget, mu, delta, kappa, running, cost):
+    """`update_round_features` on a single-penalty `loss_model._ArmRidge` (`Pm`, `Tm`): its
+    learning step is `update_round_ridge`'s."""
+    q, k = x.shape[0] + 1, theta.shape[0]
+    r = 1 + W.shape[0] + x.shape[0]
+    if (Tm.shape[1] != q or Pm.shape[2] != q or Tm.shape[0] != k or W.shape[1] != x.shape[0]
+            or b.shape[0] != W.shape[0] or theta.shape[1] != r or P.shape[0] != r
+            or P.shape[1] != r or mu.shape[0] != k):
+        return 0, kappa
+    ce = _row(x)
+    model = np.empty(k)
+    _ridge_costs(Pm, Tm, optimism, width0, ce, model)
+    pr = np.empty(k)
+    ok, kappa = _estimate(arm, loss, prob, implicit, model, mu, delta, kappa, running, cost, pr)
+    if not ok:
+        return 0, kappa
+    _learn_phi(_phi(W, b, x, fourier), model, pr, mu, delta, P, theta, inv_forget)
+    _ridge_learn(Pm, Tm, ce, arm, loss)
+    return 1, kappa

@@ -32,6 +32,8 @@ STREAMS = {
     "digits": lambda seed: ClassificationBandit(load_digits(), seed=seed),
 }
 TOL = 1e-12
+#: a copy with its own random features: its correction over (1, 64 Fourier features of c, c)
+_RFF = {**DEFAULT_LEARNER, "n_features": 64, "bandwidth": 1.0}
 
 
 def _numpy(policy):
@@ -128,18 +130,24 @@ def test_the_kernel_agrees_with_the_numpy_round_over_full_passes(name):
                                 {"learner": learners.FeaturePolicy(
                                     **{**DEFAULT_LEARNER, "min_temperature": 0.01})},
                                 {"learner": learners.FeaturePolicy(
-                                    **{**DEFAULT_LEARNER, "t0": None})}],
+                                    **{**DEFAULT_LEARNER, "t0": None})},
+                                {"learner": learners.FeaturePolicy(**_RFF)},
+                                {"learner": learners.FeaturePolicy(**{**_RFF, "kind": "relu"}),
+                                 "optimism": 0.05},
+                                {"learner": learners.FeaturePolicy(**_RFF), "model_l2": 20.0}],
                          ids=["optimism", "sqrt", "no-scaler", "three-penalties",
                               "one-penalty", "one-penalty-optimism",
                               "other-learner-parameters", "annealed-floored",
-                              "fixed-temperature"])
+                              "fixed-temperature", "fourier-features", "relu-features",
+                              "fourier-features-one-penalty"])
 @pytest.mark.parametrize("name", ["LinearBandit", "digits"])
 def test_the_kernel_takes_every_parameter_from_the_state(name, kw):
     """Other values of what the kernels take as inputs (optimism, the implicit exploration's
     schedule and the exploration, no scaler, three penalties, one penalty (the
     `_ArmRidge` kernels), the learner's penalty, temperature and forgetting, the default's
     annealed softmax with a floor, reached at t = 50 ((0.02 / 0.01)^2 - 1) = 150, and at a
-    fixed temperature, t0 None): the same agreement over 600 rounds."""
+    fixed temperature, t0 None; a copy with its own 64 random Fourier or ReLU features, the
+    `*_features` kernels, on the mixture or one penalty): the same agreement over 600 rounds."""
     kernel, numpy = BoBLO(seed=2, **kw), _numpy(BoBLO(seed=2, **kw))
     law, cost, flips = _play_side_by_side(kernel, numpy, STREAMS[name](1), rounds=600)
     assert kernel._jit and flips == 0
@@ -149,14 +157,19 @@ def test_the_kernel_takes_every_parameter_from_the_state(name, kw):
     assert copies._t == numpy.booco.copies._t == 600
     if copies.min_temperature is not None:  # (the floor reached: the kernel played at it)
         assert copies.inverse_temperature() == 1.0 / copies.min_temperature
+    assert copies._shared == (copies.n_features == 0)  # (the features' kernels ran otherwise)
 
 
-def test_the_paths_are_interchangeable_round_by_round_and_through_pickles():
+@pytest.mark.parametrize("kw", [{}, {"learner": learners.FeaturePolicy(**_RFF)}],
+                         ids=["defaults", "fourier-features"])
+def test_the_paths_are_interchangeable_round_by_round_and_through_pickles(kw):
     """Switching the kernels off and on every few rounds, and a pickle round trip mid-stream,
     play what the numpy round plays (to rounding); a pickle of a kernel-run policy is the same
-    layout as the numpy round's (it loads and goes on on either path)."""
+    layout as the numpy round's (it loads and goes on on either path). With random features
+    the numpy round caches the round's features between its pull and its update: a kernel
+    update drops that cache, so no later numpy round reads a stale one."""
     stream = STREAMS["LinearBandit"](2)
-    policy, numpy = BoBLO(seed=3), _numpy(BoBLO(seed=3))
+    policy, numpy = BoBLO(seed=3, **kw), _numpy(BoBLO(seed=3, **kw))
     for t, (context, arm_ids) in enumerate(stream):
         if t == 700:
             policy = pickle.loads(pickle.dumps(policy))
@@ -248,6 +261,35 @@ def test_bad_input_on_the_kernel_round_raises_the_same_error_and_changes_nothing
     assert pickle.dumps(policy) == state
 
 
+def test_a_copy_with_its_own_features_plays_on_the_features_kernels(monkeypatch):
+    """`FeaturePolicy(n_features=64)` on the model: past the first round every pull and update
+    is the features kernels' (on the mixture and on one penalty), not a fallback to the numpy
+    round."""
+    statuses = {}
+    for name in ("pull_round_features", "update_round_features", "pull_round_ridge_features",
+                 "update_round_ridge_features"):
+        real = getattr(_kernels, name)
+
+        def spy(*args, _real=real, _name=name):
+            out = _real(*args)
+            statuses.setdefault(_name, []).append(out if _name.startswith("pull") else out[0])
+            return out
+        monkeypatch.setattr(_kernels, name, spy)
+    for kw, kind in (({}, ""), ({"model_l2": 20.0}, "ridge_")):
+        policy = BoBLO(seed=4, learner=learners.FeaturePolicy(**_RFF), **kw)
+        for t, (context, arm_ids) in enumerate(STREAMS["digits"](0)):
+            policy.update(policy.pull(arm_ids, context), context, 0.5)
+            if t == 299:
+                break
+        pulls = statuses[f"pull_round_{kind}features"]
+        updates = statuses[f"update_round_{kind}features"]
+        # (round 1's pull is the general path's, which builds the booster; its update finds a
+        # learner that knows no column yet and goes to numpy, which grows it)
+        assert len(pulls) == 299 and all(pulls)
+        assert len(updates) == 300 and all(updates[1:]) and not updates[0]
+        assert policy.booco.copies._round is None  # (the last update dropped the cache)
+
+
 def test_which_configurations_the_kernels_cover():
     c = {"a": 0.5, "b": -1.0}
 
@@ -264,7 +306,10 @@ def test_which_configurations_the_kernels_cover():
     assert jit(learner=learners.FeaturePolicy(**{**DEFAULT_LEARNER, "min_temperature": 0.01}))
     assert not jit(learner=learners.FeaturePolicy(**{**DEFAULT_LEARNER, "t0": None},
                                                   link="igw"))
-    assert not jit(learner=learners.FeaturePolicy(n_features=8, on_model=True))
+    assert jit(learner=learners.FeaturePolicy(n_features=8, on_model=True))  # (own features)
+    assert jit(learner=learners.FeaturePolicy(n_features=8, on_model=True, kind="relu"),
+               model_l2=20.0)
+    assert not jit(learner=learners.FeaturePolicy(n_features=8))  # (not on the model)
     assert not jit(learner=learners.FeaturePolicy(n_features=0))  # (not on the model)
     assert not jit(gamma=0.5)  # (x^1 = mu + 2 (W - mu) may leave the simplex)
     assert not jit(n_learners=2)
