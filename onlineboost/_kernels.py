@@ -89,19 +89,26 @@ try:  # numba is a dependency; without it BoBLO runs its numpy path (the functio
 
     AVAILABLE = True
 
-    def _njit(f):
+    def _njit(f, **options):
         # `cache=True` needs a writable `__pycache__` beside this file or a user-wide cache
         # directory; where there is neither (a read-only install, no home directory) numba
         # refuses at decoration, so compile per process instead
         try:
-            return numba.njit(cache=True)(f)
+            return numba.njit(cache=True, **options)(f)
         except RuntimeError:  # pragma: no cover - "cannot cache function ...: no locator"
-            return numba.njit(f)
+            return numba.njit(**options)(f)
+
+    def _njit_sum(f):
+        # sums that may be reassociated (vectorised), nothing else: the flag of
+        # `learners._stack_kernels`, whose sums the features' kernels repeat
+        return _njit(f, fastmath={"reassoc"})
 except ImportError:  # pragma: no cover - exercised only where numba is missing
     AVAILABLE = False
 
     def _njit(f):
         return f
+
+    _njit_sum = _njit
 
 from . import scaling, sets
 from ._contexts import MAX_ABS
@@ -458,6 +465,14 @@ def _law(cost, ce, theta, beta, chain_a, mu, law_a, law_b, p, c):
     k = cost.shape[0]
     for a in range(k):
         cost[a] = _dot(theta[a], ce) + cost[a]
+    return _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c)
+
+
+@_njit
+def _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c):
+    r"""`_law` from the learner's total costs `cost` (overwritten): the softmax at $1/\tau$ =
+    `beta`, $x^1$, the law and its running sums."""
+    k = cost.shape[0]
     low = cost[0]
     for a in range(1, k):
         if cost[a] < low:
@@ -942,6 +957,25 @@ def warm_store(v, count, mean, var, dev, buf, st):
 _SQRT2 = math.sqrt(2.0)
 
 
+@_njit_sum
+def _dot_r(a, b):
+    r"""$\sum_i a_i b_i$ as `learners._stack_kernels._dot` sums it (the order LLVM's vectoriser
+    picks, `reassoc`): the features' sums in the numpy round's own floats."""
+    t = 0.0
+    for i in range(a.shape[0]):
+        t += a[i] * b[i]
+    return t
+
+
+@_njit_sum
+def _dot_scaled_r(a, scale, b):
+    r"""$\sum_i (a_i \cdot \text{scale})\, b_i$ as `learners._stack_kernels._dot_scaled`."""
+    t = 0.0
+    for i in range(a.shape[0]):
+        t += (a[i] * scale) * b[i]
+    return t
+
+
 @_njit
 def _phi(W, b, z, fourier):
     r"""The copy's features of the scaled context `z`:
@@ -951,7 +985,7 @@ def _phi(W, b, z, fourier):
     phi = np.empty(1 + D + n)
     phi[0] = 1.0
     for i in range(D):
-        y = _dot(W[i], z) + b[i]
+        y = _dot_r(W[i], z) + b[i]
         if fourier:
             y = math.cos(y)
         elif y < 0.0:  # (np.maximum(y, 0.0): NaN and -0.0 kept)
@@ -982,7 +1016,10 @@ def pull_round_features(v, scale, count, mean, var, dev, ready, band, clip, max_
     ce = _row(z)
     cost = np.empty(k)
     _model_costs(G, weights, optimism, width0, ce, cost)
-    if not _law(cost, _phi(W, b, z, fourier), theta, beta, chain_a, mu, law_a, law_b, p, c):
+    phi = _phi(W, b, z, fourier)
+    for a in range(k):  # (the numpy round: its raw costs Theta phi, then the model's added)
+        cost[a] = _dot_r(theta[a], phi) + cost[a]
+    if not _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c):
         return 0
     if scale:  # the round is past its last refusal: the scaler's step is stored
         _store(status, count, mean, var, dev, st)
@@ -1025,14 +1062,10 @@ def _learn_phi(phi, model, pr, mu, delta, P, theta, inv_forget):
     k, r = theta.shape[0], phi.shape[0]
     u = np.empty(r)
     for i in range(r):
-        acc = 0.0
-        row = P[i]
-        for j in range(r):
-            acc += (row[j] * inv_forget) * phi[j]
-        u[i] = acc
-    s = 1.0 + _dot(phi, u)
+        u[i] = _dot_scaled_r(P[i], inv_forget, phi)
+    s = 1.0 + _dot_r(phi, u)
     for a in range(k):
-        g = ((mu[a] - pr[a]) / delta - model[a]) - _dot(theta[a], phi)
+        g = ((mu[a] - pr[a]) / delta - model[a]) - _dot_r(theta[a], phi)
         th = theta[a]
         for j in range(r):
             th[j] += g * (u[j] / s)
@@ -1074,7 +1107,10 @@ def pull_round_ridge_features(v, scale, count, mean, var, dev, ready, band, clip
     ce = _row(z)
     cost = np.empty(k)
     _ridge_costs(Pm, Tm, optimism, width0, ce, cost)
-    if not _law(cost, _phi(W, b, z, fourier), theta, beta, chain_a, mu, law_a, law_b, p, c):
+    phi = _phi(W, b, z, fourier)
+    for a in range(k):  # (the numpy round: its raw costs Theta phi, then the model's added)
+        cost[a] = _dot_r(theta[a], phi) + cost[a]
+    if not _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c):
         return 0
     if scale:
         _store(status, count, mean, var, dev, st)

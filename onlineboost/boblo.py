@@ -31,13 +31,15 @@ from .scaling import RobustStandardScaler
 __all__ = ["BoBLO"]
 
 #: the default weak learner, `learners.FeaturePolicy(**DEFAULT_LEARNER)`: per-arm ridge
-#: corrections over the context, played on the "dr" loss model (a residual stack for N > 1)
-DEFAULT_LEARNER = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=0, residual=True,
-                       on_model=True, t0=50.0)
+#: corrections over the context and 64 random Fourier features of it (a Gaussian kernel of
+#: bandwidth 1), played on the "dr" loss model (a residual stack for N > 1); issue 13, eighth
+#: session (before: `n_features=0`, corrections over the context alone)
+DEFAULT_LEARNER = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=64, bandwidth=1.0,
+                       residual=True, on_model=True, t0=50.0)
 #: with N > 1 copies, the default learner is `FeaturePolicy(**DEFAULT_LEARNER, **DEFAULT_LATER)`:
-#: copy 1 as for N = 1, copies 2..N over the context plus 128 random Fourier features (a sum of
-#: linear corrections is one linear correction, so linear later copies add no policy class)
-DEFAULT_LATER = dict(later_features=128, bandwidth=1.0)
+#: copy 1 as for N = 1, copies 2..N over the context plus 128 random Fourier features of their
+#: own (the same bandwidth)
+DEFAULT_LATER = dict(later_features=128)
 
 
 def _draw(c: list, u: float) -> int:
@@ -364,13 +366,15 @@ class BoBLO(bandit.base.ContextualPolicy):
     learner
         Weak learner prototype for BoOCO, with points in K; default
         `learners.FeaturePolicy(**DEFAULT_LEARNER)` (`l2=20.0, temperature=0.02,
-        forget=0.995, n_features=0, residual=True, on_model=True, t0=50.0`: the softmax at
-        the annealed temperature $0.02/\sqrt{1 + t/50}$; `t0=None` keeps it at 0.02): under
-        `"dr"` it is handed the loss model and plays on it. `learners.RidgePolicy`,
-        `learners.SoftmaxPolicy` and `learners.LinearOGD` also fit (they ignore the model).
-        With `n_learners > 1` the default adds `DEFAULT_LATER` (`later_features=128,
-        bandwidth=1.0`): copies $2..N$ also regress on 128 random Fourier features, copy 1
-        is unchanged.
+        forget=0.995, n_features=64, bandwidth=1.0, residual=True, on_model=True, t0=50.0`:
+        a correction over the context and 64 random Fourier features of it, played by the
+        softmax at the annealed temperature $0.02/\sqrt{1 + t/50}$; `t0=None` keeps it at
+        0.02; `n_features=0`, the correction over the context alone, was the default until the
+        eighth session): under `"dr"` it is handed the loss model and plays on it.
+        `learners.RidgePolicy`, `learners.SoftmaxPolicy` and `learners.LinearOGD` also fit
+        (they ignore the model). With `n_learners > 1` the default adds `DEFAULT_LATER`
+        (`later_features=128`): copies $2..N$ regress on 128 random Fourier features of their
+        own, copy 1 is unchanged.
     n_learners
         $N$, as for `BoOCO`.
     gamma

@@ -14,10 +14,12 @@ import learners
 from onlineboost import BoBLO, BoOCO, evaluate, losses, sets
 from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
 from streams import LinearBandit
+from tests.helpers import LINEAR_LEARNER
 
-#: the default weak learner's parameters at a fixed temperature (`t0=None`): BoBLO's default
-#: play until issue 13's sixth session, one argument away from the annealed default
-FIXED_LEARNER = {**DEFAULT_LEARNER, "t0": None}
+#: the default weak learner's parameters (as they were until the eighth session: no random
+#: features of its own) at a fixed temperature (`t0=None`): BoBLO's default play until issue
+#: 13's sixth session
+FIXED_LEARNER = {**LINEAR_LEARNER, "t0": None}
 
 warnings.filterwarnings("ignore", category=RuntimeWarning)
 
@@ -390,12 +392,13 @@ _CASES = {
     # session) at its fixed temperature, recorded with the code that introduced it
     "model-fp-n1": dict(learner=learners.FeaturePolicy(**FIXED_LEARNER)),
     "model-fp-n5": dict(learner=learners.FeaturePolicy(**FIXED_LEARNER), n_learners=5),
-    # the default learner since issue 13's sixth session (the annealed softmax, t0 = 50),
-    # alone and as copy 1 of N = 5 under aggregate="auto" (FitLead: no switch in 400 rounds,
-    # so N = 1's law), recorded with the code that made it the default (1c52cdf)
-    "model-fp-annealed-n1": dict(learner=learners.FeaturePolicy(**DEFAULT_LEARNER)),
+    # the default learner from issue 13's sixth session to its eighth (the annealed softmax,
+    # t0 = 50, the correction over the context alone), alone and as copy 1 of N = 5 under
+    # aggregate="auto" (FitLead: no switch in 400 rounds, so N = 1's law), recorded with the
+    # code that made it the default (1c52cdf)
+    "model-fp-annealed-n1": dict(learner=learners.FeaturePolicy(**LINEAR_LEARNER)),
     "model-fp-annealed-n5-auto": dict(
-        learner=learners.FeaturePolicy(**DEFAULT_LEARNER, **DEFAULT_LATER), n_learners=5,
+        learner=learners.FeaturePolicy(**LINEAR_LEARNER, **DEFAULT_LATER), n_learners=5,
         aggregate="auto"),
 }
 

@@ -13,10 +13,11 @@ import pytest
 
 import learners
 from onlineboost import BoBLO
-from onlineboost.boblo import DEFAULT_LEARNER
+from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
 from onlineboost.depth import FitLead
 from onlineboost.exp4 import LeadExp4
 from streams import LinearBandit, NonlinearBandit
+from tests.helpers import LINEAR_LEARNER
 from tests.helpers import average_reward as _run
 
 C = {"a": 0.3, "b": -1.2}
@@ -136,17 +137,21 @@ def test_the_unit_test_params_resolve():
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_default_n5_switches_where_the_best_policy_is_not_linear(seed):
-    """`NonlinearBandit` (seed 0 in tests/onlineboost/test_depth.py, against LeadExp4): the
-    defaults' N = 5 (annealed copy 1, Fourier later copies, FitLead) finds a later stage and
-    earns clearly more than `BoBLO()`."""
+def test_n5_switches_where_the_best_policy_is_not_linear(seed):
+    """`NonlinearBandit` (seed 0 in tests/onlineboost/test_depth.py, against LeadExp4): over a
+    linear first copy (the default learner until the eighth session), N = 5 with the default
+    Fourier later copies and FitLead finds a later stage and earns clearly more than that
+    copy alone; `BoBLO()`, whose copy has random features of its own, earns as much alone."""
     T = 3000
-    one, five = BoBLO(seed=seed), BoBLO(n_learners=5, seed=seed)
-    r1, r5 = (_run(p, NonlinearBandit(seed=seed, n_rounds=T)) for p in (one, five))
+    one = BoBLO(learners.FeaturePolicy(**LINEAR_LEARNER), seed=seed)
+    five = BoBLO(learners.FeaturePolicy(**LINEAR_LEARNER, **DEFAULT_LATER), n_learners=5,
+                 seed=seed)
+    default = BoBLO(seed=seed)
+    r1, r5, rd = (_run(p, NonlinearBandit(seed=seed, n_rounds=T)) for p in (one, five, default))
     assert isinstance(five.exp4, FitLead)
     assert five.exp4.switch_round is not None and five.exp4.switch_round < 2000
     assert five.exp4.expert >= 1 and five.exp4.mixing
-    assert r5 > r1 + 0.05
+    assert r5 > r1 + 0.05 and rd > r1 + 0.05
 
 
 def test_default_n5_does_not_switch_where_the_first_copy_is_right():

@@ -34,6 +34,8 @@ STREAMS = {
 TOL = 1e-12
 #: a copy with its own random features: its correction over (1, 64 Fourier features of c, c)
 _RFF = {**DEFAULT_LEARNER, "n_features": 64, "bandwidth": 1.0}
+#: the pull kernel of the defaults (a copy with its own features, on the penalty mixture)
+PULL = "pull_round_features"
 
 
 def _numpy(policy):
@@ -150,10 +152,13 @@ def test_the_kernel_takes_every_parameter_from_the_state(name, kw):
     `*_features` kernels, on the mixture or one penalty): the same agreement over 600 rounds."""
     kernel, numpy = BoBLO(seed=2, **kw), _numpy(BoBLO(seed=2, **kw))
     law, cost, flips = _play_side_by_side(kernel, numpy, STREAMS[name](1), rounds=600)
-    assert kernel._jit and flips == 0
-    assert law <= TOL and cost <= TOL
-    assert max(_state_gaps(kernel, numpy).values()) <= TOL
     copies = kernel.booco.copies
+    # (a copy with its own features takes the model's costs, whose sums differ from numpy's
+    # in order, into 75 columns learnt under forgetting: the rounding drifts further there)
+    tol = TOL if copies._shared else 1e-10
+    assert kernel._jit and flips == 0
+    assert law <= tol and cost <= tol
+    assert max(_state_gaps(kernel, numpy).values()) <= tol
     assert copies._t == numpy.booco.copies._t == 600
     if copies.min_temperature is not None:  # (the floor reached: the kernel played at it)
         assert copies.inverse_temperature() == 1.0 / copies.min_temperature
@@ -196,8 +201,8 @@ def test_new_and_missing_features_mid_stream_take_the_numpy_round_then_the_kerne
     rng = np.random.default_rng(0)
     kernel, numpy = BoBLO(seed=4), _numpy(BoBLO(seed=4))
     played = []  # (the rounds the kernel played: the status of every pull_round call)
-    pull_round = _kernels.pull_round
-    monkeypatch.setattr(_kernels, "pull_round",
+    pull_round = getattr(_kernels, PULL)
+    monkeypatch.setattr(_kernels, PULL,
                         lambda *args: played.append(pull_round(*args)) or played[-1])
     names = ["a", "b", "c"]
     for t in range(400):
@@ -358,8 +363,8 @@ def test_warm_up_rounds_are_compiled_and_agree(monkeypatch):
     from onlineboost import scaling
 
     calls = []
-    real = _kernels.pull_round
-    monkeypatch.setattr(_kernels, "pull_round", lambda *a: calls.append(1) or real(*a))
+    real = getattr(_kernels, PULL)
+    monkeypatch.setattr(_kernels, PULL, lambda *a: calls.append(1) or real(*a))
     rng = np.random.default_rng(3)
     compiled, plain = BoBLO(seed=1), _numpy(BoBLO(seed=1))
     for t in range(scaling.WARMUP + 3):
@@ -497,10 +502,10 @@ def test_a_seeded_warm_up_plays_compiled_as_the_numpy_round_does(monkeypatch):
     from onlineboost import scaling
 
     warm, usual = [], []
-    real_warm, real_round = _kernels.warm_scale, _kernels.pull_round
+    real_warm, real_round = _kernels.warm_scale, getattr(_kernels, PULL)
     monkeypatch.setattr(_kernels, "warm_scale",
                         lambda *a: warm.append(real_warm(*a)) or warm[-1])
-    monkeypatch.setattr(_kernels, "pull_round",
+    monkeypatch.setattr(_kernels, PULL,
                         lambda *a: usual.append(a[1]) or real_round(*a))
     rng = np.random.default_rng(9)
     for seed in range(3):

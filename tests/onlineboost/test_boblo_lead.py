@@ -16,10 +16,12 @@ from onlineboost import BoBLO
 from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
 from onlineboost.exp4 import LeadExp4
 from streams import LinearBandit, NonlinearBandit
+from tests.helpers import LINEAR_LEARNER
 from tests.helpers import average_reward as _run
 
-#: the default learner at a fixed temperature (BoBLO's default play until the sixth session)
-FIXED_LEARNER = {**DEFAULT_LEARNER, "t0": None}
+#: the default learner (as it was until the eighth session) at a fixed temperature (BoBLO's
+#: default play until the sixth session)
+FIXED_LEARNER = {**LINEAR_LEARNER, "t0": None}
 
 
 @pytest.mark.parametrize("learner", [None, dict(DEFAULT_LEARNER, later_features=16),
@@ -91,10 +93,11 @@ def test_later_copies_are_fourier_by_default_and_copy_one_is_unchanged():
     one.pull([0, 1, 2], {"a": 0.0})
     stack = five.booco._copies
     assert isinstance(stack, FeaturePolicyBoostStack)
-    assert stack.first.n_features == 0 and stack.rest.n_features == DEFAULT_LATER[
-        "later_features"]
-    assert isinstance(one.booco._copies, FeaturePolicyStack)  # N = 1: no features
-    assert one.booco._copies.n_features == 0
+    assert stack.first.n_features == DEFAULT_LEARNER["n_features"] == 64  # (copy 1 as N = 1)
+    assert stack.rest.n_features == DEFAULT_LATER["later_features"] == 128
+    assert stack.first.bandwidth == stack.rest.bandwidth == DEFAULT_LEARNER["bandwidth"]
+    assert isinstance(one.booco._copies, FeaturePolicyStack)
+    assert one.booco._copies.n_features == 64
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -18,6 +18,7 @@ from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
 from onlineboost.depth import FitLead
 from onlineboost.exp4 import Exp4
 from streams import LinearBandit, NonlinearBandit
+from tests.helpers import LINEAR_LEARNER
 from tests.helpers import average_reward as _run
 
 
@@ -290,27 +291,34 @@ def test_boblo_fit_plays_the_n1_arm_law_until_the_switch():
     assert np.any(five.exp4.lead[1:] != 0.0)  # the stages were compared all along
 
 
+def _linear(n=1, **kw):
+    """`BoBLO` over the linear first copy (the default learner until the eighth session, no
+    random features of its own), with the default later copies for N > 1: where the best
+    policy is not linear, only a later stage has the class to play it."""
+    later = DEFAULT_LATER if n > 1 else {}
+    return BoBLO(learners.FeaturePolicy(**LINEAR_LEARNER, **later), n_learners=n, **kw)
+
+
 @pytest.mark.parametrize("seed", [0, 1])
 def test_boblo_fit_switches_where_the_best_policy_is_not_linear(seed):
     T = 3000
-    one, five = BoBLO(seed=seed), BoBLO(n_learners=5, aggregate="fit", seed=seed)
+    one, five = _linear(seed=seed), _linear(5, aggregate="fit", seed=seed)
     r1, r5 = (_run(p, NonlinearBandit(seed=seed, n_rounds=T)) for p in (one, five))
     assert five.exp4.switch_round is not None and five.exp4.switch_round < 2000
     assert five.exp4.expert >= 1 and r5 > r1 + 0.03
 
 
 def test_boblo_fit_switches_with_a_greedy_annealed_first_copy():
-    """The annealed first copy (the default learner, t0 = 50) plays nearly greedily, which
-    keeps LeadExp4's importance weighted margin from ever being passed on `NonlinearBandit`;
-    the fit test, which needs no importance weight, still switches and gains. The defaults'
-    N = 5 (`aggregate="auto"`) is the fit test."""
+    """The annealed linear first copy (t0 = 50, as the default learner's) plays nearly
+    greedily, which keeps LeadExp4's importance weighted margin from ever being passed on
+    `NonlinearBandit`; the fit test, which needs no importance weight, still switches and
+    gains. `aggregate="auto"` is the fit test."""
     T, seed = 3000, 0
-    assert DEFAULT_LEARNER["t0"] == 50.0
-    one = BoBLO(seed=seed)
-    lead = BoBLO(n_learners=5, aggregate="exp4", seed=seed)
-    fit = BoBLO(n_learners=5, seed=seed)
-    explicit = BoBLO(learners.FeaturePolicy(**DEFAULT_LEARNER, **DEFAULT_LATER), n_learners=5,
-                     aggregate="fit", seed=seed)
+    assert DEFAULT_LEARNER["t0"] == LINEAR_LEARNER["t0"] == 50.0
+    one = _linear(seed=seed)
+    lead = _linear(5, aggregate="exp4", seed=seed)
+    fit = _linear(5, seed=seed)
+    explicit = _linear(5, aggregate="fit", seed=seed)
     r1, rl, rf, re = (_run(p, NonlinearBandit(seed=seed, n_rounds=T))
                       for p in (one, lead, fit, explicit))
     assert lead.exp4.switch_round is None and rl == r1

@@ -30,14 +30,23 @@ from onlineboost.boblo import DEFAULT_LEARNER
 
 from onlineboost import _boost_kernels
 from learners import _stack_kernels
-ONE = ["pull_round", "pull_round_ridge", "update_round", "update_round_ridge", "warm_scale",
-       "warm_store"]
+# the defaults' kernels (a copy with its own random features, on the penalty mixture or one
+# penalty), and the stack's own two that its first round (numpy: it grows the copy) calls
+ONE = ["pull_round_features", "pull_round_ridge_features", "update_round_features",
+       "update_round_ridge_features", "warm_scale", "warm_store"]
+FIRST = ["predict", "learn"]
 def dispatchers(module):
     return {f"{module.__name__}.{n}": f for n, f in vars(module).items()
             if hasattr(f, "signatures") and not n.startswith("_")}
 entry = {f"onlineboost._kernels.{n}": getattr(_kernels, n) for n in ONE}
+entry.update({f"learners._stack_kernels.{n}": getattr(_stack_kernels, n) for n in FIRST})
 boost = {**dispatchers(_stack_kernels), **dispatchers(_boost_kernels)}
+for name in entry:
+    boost.pop(name, None)
 boost.pop("onlineboost._boost_kernels.fit_bounds")  # (called inside `fit_round` only)
+# (the one-copy step without features of its own: no default copy takes it since the eighth
+# session, every default copy has random features)
+boost.pop("learners._stack_kernels.rank_one")
 def signatures(kernels):
     return {n: sorted(map(str, f.signatures)) for n, f in kernels.items()}
 
@@ -51,6 +60,7 @@ after_five = signatures(boost)
 again_five = boblo._warm(5)
 configs = [dict(), dict(model_l2=5.0), dict(model_l2=(1.0, 5.0, 20.0)), dict(optimism=0.1),
            dict(learner=FeaturePolicy(**{**DEFAULT_LEARNER, "t0": None})),
+           dict(learner=FeaturePolicy(**{**DEFAULT_LEARNER, "n_features": 16})),
            dict(transformer=None), dict(reward_range=(-1.0, 1.0))]
 rng = np.random.default_rng(0)
 jit = []
@@ -92,8 +102,9 @@ def test_building_a_boblo_loads_every_kernel_a_real_round_calls(report):
 
 
 def test_building_an_n_learners_boblo_loads_the_boosters_kernels_too(report):
-    """`BoBLO()` leaves the N > 1 kernels alone; `BoBLO(n_learners=5)` loads every one of
-    them, and N = 2 and N = 5 streams then add no specialisation."""
+    """`BoBLO()` leaves the N > 1 kernels alone (but the stack's `predict` and `learn`, which
+    its first round calls); `BoBLO(n_learners=5)` loads every one of them, and N = 2 and
+    N = 5 streams then add no specialisation."""
     assert report["boost_untouched"]
     assert all(report["after_five"].values()), report["after_five"]
     assert report["after_five_play"] == report["after_five"]
