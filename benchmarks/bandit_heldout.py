@@ -18,8 +18,8 @@ by `streams.ClassificationBandit` (reward 1 for the true class), and only report
   seed 0, 3,000 rows each).
 
 Streams longer than `--max-rounds` (default 3,000) are cut after that many rounds of each
-seed's shuffled order. Policies: `BoBLO()` and `BoBLO(n_learners=5)` exactly as the code under
-test defines them; river's `LinUCBDisjoint` with its defaults (alpha = beta = 1), with each of
+seed's shuffled order. Policies: `BoBLO()` and `BoBLO(n_learners=N)` for N = 2, 3, 5 exactly as the
+code under test defines them; river's `LinUCBDisjoint` with its defaults (alpha = beta = 1), with each of
 the development streams' tuned settings (`bandit_compare.LINUCB`), and the best of the small
 sweep [(1, 1), (1, 5), (10, 20), (100, 20), (100, 100)] per data set picked in hindsight on the
 same seeds (an upper bound: no user can pick it); uniform random play. Contexts are standardised
@@ -77,7 +77,10 @@ DEV_STREAMS = ("ImageSegments", "digits", "LinearBandit")
 # the (alpha, beta) sweep of `bandit_compare --tune`; it holds the defaults (1, 1) and every
 # development stream's tuned setting
 SWEEP = [(1.0, 1.0), (1.0, 5.0), (10.0, 20.0), (100.0, 20.0), (100.0, 100.0)]
-BOBLO = {"BoBLO()": {}, "BoBLO(n_learners=5)": {"n_learners": 5}}
+#: BoBLO's rows: the defaults, then boosting at depths 2, 3 and 5 (the depths 2 and 3 since the
+#: eighth session: versions recorded before have no such rows)
+BOBLO = {"BoBLO()": {}, "BoBLO(n_learners=2)": {"n_learners": 2},
+         "BoBLO(n_learners=3)": {"n_learners": 3}, "BoBLO(n_learners=5)": {"n_learners": 5}}
 RANDOM = "uniform random play"
 
 
@@ -268,7 +271,7 @@ def hindsight(res: dict, data: str) -> tuple[str, list[float]]:
 
 def rows(res: dict, datas) -> list[tuple[str, dict]]:
     """The table's rows: (label, {data set: rewards per seed}) in display order."""
-    out = [(p, res[p]) for p in BOBLO]
+    out = [(p, res[p]) for p in BOBLO if p in res]
     out.append(("LinUCB defaults (1, 1)", res[_linucb_name((1.0, 1.0))]))
     for dev in DEV_STREAMS:
         ab = tuple(DEV_LINUCB[dev])
@@ -315,7 +318,7 @@ def render(entry: dict, datas) -> str:
               "| BoBLO() minus | " + " | ".join(datas) + " | mean | ahead / behind |",
               "|---|" + "---:|" * (len(datas) + 2)]
     mine = res["BoBLO()"]
-    for name, by_data in table[1:-1]:  # BoBLO(n_learners=5), then the LinUCB rows
+    for name, by_data in table[1:-1]:  # the deeper BoBLOs, then the LinUCB rows
         diffs = [np.subtract(mine[d], by_data[d]) for d in datas]
         ahead = sum(np.mean(x) > 0.005 for x in diffs)
         behind = sum(np.mean(x) < -0.005 for x in diffs)
@@ -347,12 +350,16 @@ def section(raw: dict) -> str:
                   "|---|" + "---:|" * (len(common) + 1)]
         for lab in labels:
             for p in BOBLO:
+                if p not in raw["versions"][lab]["results"]:
+                    continue
                 r = raw["versions"][lab]["results"][p]
                 parts.append(f"| {lab}: {p} | " + " | ".join(_cell(r[d]) for d in common)
                              + f" | {np.mean([np.mean(r[d]) for d in common]):.3f} |")
         base = raw["versions"][labels[0]]["results"]
         for lab in labels[1:]:
             for p in BOBLO:
+                if p not in raw["versions"][lab]["results"] or p not in base:
+                    continue
                 r = raw["versions"][lab]["results"][p]
                 diffs = [np.subtract(r[d], base[p][d]) for d in common]
                 parts.append(f"| {lab} minus {labels[0]}: {p} | "
