@@ -90,3 +90,28 @@ def test_quick_run_writes_nothing(tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "| BoBLO() |" in out and "LinUCB hindsight-tuned" in out
     assert not list(tmp_path.iterdir())
+
+
+def test_versions_recorded_before_the_depth_rows_still_render():
+    # a version recorded before `BOBLO` had the depths 2 and 3 has rows for BoBLO() and N = 5
+    # only: its table and the cross-version table skip what it lacks, and keep what it has
+    def results(policies, value):
+        res = {bh._linucb_name(ab): {"d": [0.5, 0.5]} for ab in bh.SWEEP}
+        res.update({p: {"d": [value, value]} for p in policies})
+        res[bh.RANDOM] = {"d": [0.1, 0.1]}
+        return res
+
+    old = ["BoBLO()", "BoBLO(n_learners=5)"]
+    assert set(old) < set(bh.BOBLO)
+    version = {"branch": "b", "commit": "c", "boblo": ""}
+    raw = {"versions": {
+        "old": {"version": version, "date": "d", "seeds": [0, 1], "max_rounds": 10,
+                "datas": ["d"], "results": results(old, 0.6)},
+        "new": {"version": version, "date": "d", "seeds": [0, 1], "max_rounds": 10,
+                "datas": ["d"], "results": results(list(bh.BOBLO), 0.7)}}}
+    text = bh.section(raw)
+    assert "| old: BoBLO(n_learners=2) |" not in text
+    assert "| new: BoBLO(n_learners=2) | 0.700 ± 0.000 | 0.700 |" in text
+    assert "| new minus old: BoBLO(n_learners=5) | +0.100 ± 0.000 * | +0.100 |" in text
+    assert "new minus old: BoBLO(n_learners=2)" not in text
+    assert [name for name, _ in bh.rows(raw["versions"]["old"]["results"], ["d"])][:2] == old
