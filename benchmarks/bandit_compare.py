@@ -44,7 +44,7 @@ from learners import FeaturePolicy, RidgePolicy, SoftmaxPolicy
 from onlineboost import BoBLO, evaluate, loss_model
 from onlineboost import boblo as boblo_module
 from onlineboost.app.backends import engine, is_distributed
-from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
+from onlineboost.boblo import DEFAULT_LATER
 from onlineboost.scaling import RobustStandardScaler
 from streams import ClassificationBandit, LinearBandit, NonlinearBandit
 
@@ -58,9 +58,15 @@ _BASE = dict(gamma=0.5, exploration=0.005, baseline=0.5, delta=0.1)
 _GRAD = {"update": "gradient"}
 # name -> (weak learner, BoBLO parameters); a learner of None is BoBLO's default (RidgePolicy)
 DEFAULTS = "BoBLO() defaults (N=1, DR, FeaturePolicy on the loss model, annealed softmax)"
+#: `boblo.DEFAULT_LEARNER` from the sixth session to the eighth: the correction over the
+#: context alone (no random features of its own), at the annealed temperature
+SEVENTH_LEARNER = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=0, residual=True,
+                       on_model=True, t0=50.0)
+SEVENTH = ("BoBLO(learner=FeaturePolicy(**SEVENTH_LEARNER)) (the seventh session's defaults: "
+           "the correction over the context alone)")
 #: the default learner up to the fifth session (a softmax at the fixed temperature 0.02): the
 #: grids run before the sixth session build their learners over it, so they mean what they did
-FIFTH_LEARNER = {k: v for k, v in DEFAULT_LEARNER.items() if k != "t0"}
+FIFTH_LEARNER = {k: v for k, v in SEVENTH_LEARNER.items() if k != "t0"}
 N5_DEFAULT = ("BoBLO(n_learners=5) (residual stack on the loss model, copies 2..5 over 128 "
               "Fourier features; stage 1 until a stage fits the losses better, then Exp4)")
 # the residual boosted stack (issue 13, item 3): copy i plays the softmax of the summed per-arm
@@ -87,6 +93,7 @@ IGW = ("BoBLO(learner=FeaturePolicy(**{**DEFAULT_LEARNER, \"t0\": None}, link=\"
 BOBLO = {
     DEFAULTS: (None, {}),
     N5_DEFAULT: (None, dict(n_learners=5)),
+    SEVENTH: (("feature", SEVENTH_LEARNER), {}),
     THIRD_DEFAULTS: (None, dict(model_l2=20.0)),
     MIX4: (None, dict(model_l2=(1.0, 5.0, 20.0, 100.0))),
     "BoBLO(), no correction: softmax of the loss model (learner l2 1e9)": (
