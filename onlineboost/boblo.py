@@ -188,7 +188,9 @@ class BoBLO(bandit.base.ContextualPolicy):
     `BoBLO()` plays, until a stage's predicted costs fit the played arms' losses better than
     the first copy's beyond noise, then Exp4. On the development streams no stage ever did
     (tuning seeds 100-119), so there it plays what `BoBLO()` plays, round for round; where the
-    best policy is not linear in the context it switches and earns more (below). For it only
+    best policy is not linear in the context it switched and earned more over the former
+    linear first copy (below; over the default one, with random features of its own, it
+    switched on no stream measured). For it only
     the aggregator's bound below is claimed (its copies are not independent weak learners).
     For $N = 1$ no regret bound is claimed: the played law is an annealed softmax of a ridge model
     plus a learned correction (a soft LinUCB without its optimism; `optimism > 0` plays the model's
