@@ -19,7 +19,7 @@ import numpy as np
 from river import bandit, preprocessing, stats
 from river import base as river_base
 
-from . import _boost_kernels, _kernels, losses, scaling, sets
+from . import _boost_kernels, _deep_kernels, _kernels, losses, scaling, sets
 from ._checks import check_real, check_seed, check_transformer
 from ._contexts import ContextVectors
 from .booco import BoOCO
@@ -612,6 +612,10 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._model = _loss_model(self, booco)
         self._fused = self._fusable(bandit_face)
         self._jit = self._fused and _kernels.covers(booco, self._model)
+        # N > 1 under the defaults' configuration: the compiled round (`_deep_kernels`)
+        self._deep = (bandit_face and self._JIT and self._DEEP and self.n_learners > 1
+                      and _deep_kernels.covers(self))
+        self._scratch = None
 
     def _fusable(self, bandit_face: bool) -> bool:
         """Whether the bandit face's usual round may take the fused path (`_pull_fused`,
@@ -638,6 +642,11 @@ class BoBLO(bandit.base.ContextualPolicy):
     #: (a switch for the tests: False keeps the fused round on numpy; off without numba)
     _JIT = _kernels.AVAILABLE
     _jit = False  # (policies pickled before the kernels: the numpy fused round)
+    #: (a switch for the tests: False sends N > 1 rounds through the general path)
+    _DEEP = True
+    _deep = False  # (policies pickled before the N > 1 kernels: the general path)
+    #: the arrays of the last round `_deep_kernels.pull` played, for its `update` (or None)
+    _scratch = None
 
     def __repr__(self) -> str:  # river's policy repr is a reward table that fails before a pull
         return river_base.Base.__repr__(self)
@@ -846,6 +855,20 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._pending = None
         self._rounds += 1
 
+    def _feedback_deep(self, loss: float) -> None:
+        """`_feedback` for a round `_deep_kernels.pull` played: compiled
+        (`_deep_kernels.update`), or the general path where the kernel does not cover it."""
+        _, _, i, _, prob, _ = self._pending
+        cost = _deep_kernels.update(self, self._scratch, i, loss, prob)
+        if cost is None:
+            self._feedback(loss)
+            self._scratch = None
+            return
+        self._last_cost = cost
+        self._pending = None
+        self._scratch = None
+        self._rounds += 1
+
     def _implicit(self) -> float:
         r"""$c_t$: `implicit`, or $1/\sqrt t$ under `"sqrt"` (round $t = 1, 2, \dots$)."""
         c = self.implicit
@@ -912,6 +935,16 @@ class BoBLO(bandit.base.ContextualPolicy):
                 raise ValueError(f"arm_ids must be the arms of the first pull, {self._arms}")
             if self._fused:
                 return self._arms[self._pull_fused(context)]
+            if self._deep:
+                law = _deep_kernels.pull(self, context)  # (None: the general path)
+                if law is not None:
+                    pl, c, z, scratch = law
+                    self._arm_probabilities = pl
+                    i = _draw(c, self._rng.random())  # a_t ~ p_t
+                    self._pending = (context, z, i, scratch[4], pl[i], False)
+                    self._scratch = scratch
+                    return self._arms[i]
+                self._scratch = None
             i, x_t = self._play(context)
         if i is None:  # x_t is a distribution over the arms: sample the arm from it
             i = _draw(list(accumulate(np.clip(x_t, 0.0, None).tolist())), self._rng.random())
@@ -940,6 +973,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         loss = (self._high - reward) / (self._high - self._low)
         if self._fused:
             self._feedback_fused(loss)
+        elif self._scratch is not None and self._scratch[0] is self._pending[1]:
+            self._feedback_deep(loss)
         else:
             self._feedback(loss)
         # river's per-arm reward statistics (`Policy.update`, inlined: no reward scaler here)
