@@ -113,7 +113,9 @@ def covers(policy) -> bool:
     own random features, both softmax, residual, on the model, `fit="gradient"`), the `"dr"`
     estimate on a plain `Simplex` with a `RidgeMixture` model, `depth.FitLead` (uniform anchor)
     as the aggregate with the first copy as $x^1$ ($\\gamma = \\eta_1$), the linear loss with unit
-    gradient scales, BoBLO's own scaler (or none), vector copies."""
+    gradient scales, BoBLO's own scaler (or none), vector copies; and the compiled pieces of
+    the general path switched on (`FeaturePolicyStack._JIT`, `Extension._JIT`,
+    `FitLead._JIT`: a test that switches them off compares against numpy)."""
     from learners.feature_policy import FeaturePolicyBoostStack, FeaturePolicyStack
 
     from .depth import FitLead
@@ -135,7 +137,8 @@ def covers(policy) -> bool:
             and not policy._first_expert and policy.estimator == "dr" and policy._vector
             and policy._transformer is None and type(booco.decision_set) is sets.Simplex
             and booco._linear and booco._unit_scale and not booco._mu_zero
-            and booco.n_learners == copies.n)
+            and booco.n_learners == copies.n
+            and rest._JIT and booco._ext._JIT and fit._JIT)  # (the tests' switches: all on)
 
 
 def pull(policy, context):
