@@ -141,6 +141,17 @@ def covers(policy) -> bool:
             and rest._JIT and booco._ext._JIT and fit._JIT)  # (the tests' switches: all on)
 
 
+_BOOST = None  # (`learners.feature_policy.FeaturePolicyBoostStack`, imported at first use)
+
+
+def _boost_type():
+    global _BOOST
+    from learners.feature_policy import FeaturePolicyBoostStack  # (learners imports onlineboost)
+
+    _BOOST = FeaturePolicyBoostStack
+    return _BOOST
+
+
 def pull(policy, context):
     """The round's law for `policy` (`BoBLO._play_features` on the covered configuration, the
     scaler's step stored): `(p, running sums, z, scratch)` (lists of floats, the context vector
@@ -155,7 +166,10 @@ def pull(policy, context):
     keys = tuple(context)
     if keys != reader._keys or not keys:
         return None
-    fit = policy._exp4
+    booco = policy._booco
+    copies, fit = booco._copies, policy._exp4
+    if type(copies) is not (_BOOST or _boost_type()):  # (stacks swapped in since `covers`)
+        return None
     exp4 = fit._exp4
     if exp4 is None and fit.expert is not None:  # ("follow": not covered)
         return None
@@ -180,8 +194,7 @@ def pull(policy, context):
         v = np.fromiter(vals, np.float64, len(keys))
     except OverflowError:
         return None
-    booco = policy._booco
-    copies, model = booco.copies, policy._model
+    model = policy._model
     first, rest = copies.first, copies.rest
     N, d = copies.n, policy._d
     n1, D, p_ = rest._W.shape

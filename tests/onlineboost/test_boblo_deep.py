@@ -1,0 +1,238 @@
+"""`BoBLO(n_learners>1)`'s compiled round (`onlineboost._deep_kernels`, issue 13, speed)
+against the general path it transcribes: the same arms on full seeded passes of the development
+streams and on `NonlinearBandit` (where `FitLead` switches: the same switch rounds, then Exp4's
+laws), laws and estimates to rounding, the paths interchangeable round by round and through
+pickles (old pickles load and play), bad input refused with the state unchanged."""
+
+from __future__ import annotations
+
+import math
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+
+import learners
+from benchmarks.bandit_compare import DATASETS, NONLINEAR
+from onlineboost import BoBLO, _deep_kernels
+from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
+
+warnings.filterwarnings("ignore", category=RuntimeWarning)
+
+pytestmark = pytest.mark.skipif(not _deep_kernels.AVAILABLE, reason="numba is not installed")
+
+TOL = 1e-9  # (laws and estimates: the dot products sum in another order than numpy's BLAS)
+
+
+def _general(policy):
+    policy._DEEP = False
+    return policy
+
+
+def _pass(stream, fast, slow, check=None):
+    """Both policies on their own copy of `stream` (the same seed): the arms, the rounds the
+    compiled pull played, the largest law and estimate gaps."""
+    streams = (stream(), stream())
+    arms, deep, law, cost = [], 0, 0.0, 0.0
+    for t, ((c1, ids1), (c2, ids2)) in enumerate(zip(*streams)):
+        a = fast.pull(ids1, c1)
+        deep += fast._scratch is not None
+        b = slow.pull(ids2, c2)
+        assert a == b, f"round {t}: arm {a} against {b}"
+        law = max(law, float(np.abs(fast.arm_probabilities - slow.arm_probabilities).max()))
+        r = streams[0].reward(a)
+        assert streams[1].reward(b) == r
+        fast.update(a, c1, r)
+        slow.update(b, c2, r)
+        cost = max(cost, float(np.abs(fast.last_cost_vector - slow.last_cost_vector).max()))
+        arms.append(a)
+        if check is not None:
+            check(t)
+    return arms, deep, law, cost
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("name", ["LinearBandit", "ImageSegments", "digits"])
+def test_the_compiled_round_plays_the_general_paths_arms_on_the_development_streams(name,
+                                                                                     seed):
+    """Full passes: every arm the same, laws and estimates to 1e-9, every round past the
+    scaler's warm-up compiled; `FitLead` never switches there, on either path."""
+    fast = BoBLO(seed=seed, n_learners=5)
+    slow = _general(BoBLO(seed=seed, n_learners=5))
+    assert fast._deep is False and fast._scratch is None  # (set at the first pull)
+    arms, deep, law, cost = _pass(lambda: DATASETS[name](seed), fast, slow)
+    assert fast._deep and not slow._deep
+    assert deep >= len(arms) - 11  # (the first round and the scaler's warm-up: general)
+    assert law <= TOL and cost <= TOL
+    assert fast.exp4.switch_round is None and slow.exp4.switch_round is None
+    np.testing.assert_allclose(fast.exp4.lead, slow.exp4.lead, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(fast._model.G, slow._model.G, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", [100, 101, 102, 103, 104])
+def test_the_same_switch_rounds_and_arms_on_nonlinear_bandit(seed):
+    """`benchmarks.bandit_compare.NONLINEAR`: `FitLead` switches at the same round on both
+    paths, and Exp4's phase after it plays the same arms, laws to 1e-9."""
+    fast = BoBLO(seed=seed, n_learners=5)
+    slow = _general(BoBLO(seed=seed, n_learners=5))
+    arms, deep, law, cost = _pass(lambda: NONLINEAR(seed), fast, slow)
+    assert fast.exp4.switch_round is not None
+    assert fast.exp4.switch_round == slow.exp4.switch_round
+    assert fast.exp4.expert == slow.exp4.expert
+    assert deep >= len(arms) - 11 and law <= TOL and cost <= TOL
+    np.testing.assert_allclose(fast.exp4.weights, slow.exp4.weights, rtol=1e-9, atol=1e-12)
+
+
+def test_the_paths_are_interchangeable_round_by_round_after_the_switch():
+    """One policy switching between the compiled round and the general path every few rounds
+    (and an update on the other path than its pull), before and after `FitLead`'s switch,
+    plays what the general path plays."""
+    seed = 100
+    mixed = BoBLO(seed=seed, n_learners=5)
+    slow = _general(BoBLO(seed=seed, n_learners=5))
+
+    def toggle(t):
+        mixed._deep = (t // 5) % 2 == 0
+        if t % 7 == 3:
+            mixed._scratch = None  # (the next update: the general path after a compiled pull)
+
+    arms, deep, law, cost = _pass(lambda: NONLINEAR(seed), mixed, slow, toggle)
+    assert mixed.exp4.switch_round is not None
+    assert mixed.exp4.switch_round == slow.exp4.switch_round
+    assert 0 < deep < len(arms) - 1000 and law <= TOL and cost <= TOL
+
+
+def test_the_compiled_round_moves_the_same_state():
+    """After rounds on either path, every array the general path keeps agrees to rounding
+    (copy 1, the later copies, the model, kappa, FitLead's leads and bounds)."""
+    seed = 101
+    fast = BoBLO(seed=seed, n_learners=5)
+    slow = _general(BoBLO(seed=seed, n_learners=5))
+    _pass(lambda: NONLINEAR(seed), fast, slow)
+    a, b = fast.booco.copies, slow.booco.copies
+    for x, y in [(a.first._P, b.first._P), (a.first._theta, b.first._theta),
+                 (a.rest._theta, b.rest._theta), (fast._model.G, slow._model.G),
+                 (fast._model.weights, slow._model.weights),
+                 (fast.exp4._psi, slow.exp4._psi), (fast.exp4.lead, slow.exp4.lead)]:
+        np.testing.assert_allclose(x, y, rtol=1e-7, atol=1e-9)
+    assert a.first._t == b.first._t == a.rest._t == b.rest._t
+    assert fast.booco.parameters_in_use["kappa"] == pytest.approx(
+        slow.booco.parameters_in_use["kappa"], rel=1e-12)
+    assert fast.exp4._exp4._t == slow.exp4._exp4._t
+    assert fast._rounds == slow._rounds
+
+
+def test_pickles_mid_round_and_old_pickles():
+    """A policy pickled between a compiled pull and its update goes on as the original does;
+    a pickle without the compiled round's attributes (as before it) loads and plays the
+    general path, as a policy built on it does."""
+    stream = DATASETS["LinearBandit"](2)
+    policy = BoBLO(seed=1, n_learners=5)
+    rounds = iter(stream)
+    for _ in range(200):
+        context, ids = next(rounds)
+        arm = policy.pull(ids, context)
+        policy.update(arm, context, stream.reward(arm))
+    context, ids = next(rounds)
+    arm = policy.pull(ids, context)
+    assert policy._scratch is not None
+    copy = pickle.loads(pickle.dumps(policy))
+    state = policy.__dict__.copy()
+    del state["_deep"], state["_scratch"]  # (a policy pickled before the compiled round)
+    old = BoBLO.__new__(BoBLO)
+    old.__dict__.update(pickle.loads(pickle.dumps(state)))
+    assert old._deep is False and old._scratch is None
+    reward = stream.reward(arm)
+    for p in (policy, copy, old):
+        p.update(arm, context, reward)
+    for t, (context, ids) in enumerate(rounds):
+        if t == 300:
+            break
+        a = policy.pull(ids, context)
+        assert copy.pull(ids, context) == a and old.pull(ids, context) == a
+        assert copy._scratch is not None and old._scratch is None
+        reward = stream.reward(a)
+        for p in (policy, copy, old):
+            p.update(a, context, reward)
+    np.testing.assert_array_equal(copy.arm_probabilities, policy.arm_probabilities)
+    assert float(np.abs(old.arm_probabilities - policy.arm_probabilities).max()) <= TOL
+
+
+def test_bad_input_on_the_compiled_round_changes_nothing():
+    """Past the warm-up, on the compiled round: bad context values, unknown arms, rewards out
+    of range and a law that is not finite are refused with the general path's ValueError,
+    the pickled state unchanged."""
+    rng = np.random.default_rng(1)
+    policy = BoBLO(seed=5, n_learners=5)
+
+    def context():
+        return {f"c{j}": float(v) for j, v in enumerate(rng.normal(size=4))}
+
+    for _ in range(40):
+        c = context()
+        policy.update(policy.pull([0, 1, 2], c), c, float(rng.random()))
+    assert policy._deep
+    c = context()
+    before = pickle.dumps(policy)
+    for bad in (math.nan, math.inf, -math.inf, -1e101, 10**400, "1", None):
+        with pytest.raises(ValueError, match=r"context\['c1'\]"):
+            policy.pull([0, 1, 2], {**c, "c1": bad})
+        assert pickle.dumps(policy) == before
+    with pytest.raises(ValueError, match="arm_ids"):
+        policy.pull([0, 1, 5], c)
+    assert pickle.dumps(policy) == before
+    arm = policy.pull([0, 1, 2], c)
+    assert policy._scratch is not None
+    state = pickle.dumps(policy)
+    with pytest.raises(ValueError, match="arm_id"):
+        policy.update(7, c, 0.5)
+    with pytest.raises(ValueError, match="reward"):
+        policy.update(arm, c, math.nan)
+    with pytest.raises(ValueError, match="reward"):
+        policy.update(arm, c, 1.5)
+    assert pickle.dumps(policy) == state
+    policy.update(arm, c, 0.5)
+    # a law that is not finite (the loss model's costs are): the general path's refusal
+    # a law that is not finite (the loss model's costs are): the general path's refusal,
+    # every learnt array unchanged
+    policy._model.G[:, :, -1, 0] = np.inf
+    before = _learnt(policy)
+    with pytest.raises(ValueError, match="not finite"):
+        policy.pull([0, 1, 2], c)
+    for x, y in zip(before, _learnt(policy)):
+        np.testing.assert_array_equal(x, y)
+
+
+def _learnt(policy) -> list:
+    """Copies of every array a round learns (and the scaler's statistics)."""
+    copies, st = policy.booco.copies, policy._reader._current_stats()
+    arrays = [policy._model.G, policy._model.weights, policy._model.loss, copies.first._P,
+              copies.first._theta, copies.rest._P, copies.rest._theta, policy.exp4.lead,
+              policy.exp4._psi, st.count, st.mean, st.var, st.dev, st.buf,
+              [policy._rounds, policy.booco.parameters_in_use["kappa"]]]
+    return [np.array(a, dtype=np.float64) for a in arrays]
+
+
+def test_which_configurations_the_kernels_cover():
+    """The default N > 1 configuration (any N > 1) is covered; other aggregates, learners,
+    estimators, the BLO face and the switched-off compiled pieces are not."""
+    def built(**kw):
+        policy = BoBLO(seed=0, **kw)
+        policy.pull([0, 1, 2], {"a": 0.5})
+        return policy._deep
+
+    assert built(n_learners=5) and built(n_learners=2)
+    assert not built()  # (N = 1: `_kernels`)
+    assert not built(n_learners=5, aggregate="exp4")
+    assert not built(n_learners=5, aggregate=None)
+    assert not built(n_learners=5, model_l2=20.0)  # (one penalty's model: not transcribed)
+    assert not built(n_learners=5, learner=learners.FeaturePolicy(**DEFAULT_LEARNER))
+    later = dict(DEFAULT_LEARNER, **DEFAULT_LATER, later_fit="residual")
+    assert not built(n_learners=5, learner=learners.FeaturePolicy(**later))
+    assert not built(n_learners=5, gamma=0.5)  # (the first copy is not x^1)
+    assert built(n_learners=5, transformer=None)  # (no scaler: covered too)
+    switched = BoBLO(seed=0, n_learners=5)
+    switched._DEEP = False
+    switched.pull([0, 1, 2], {"a": 0.5})
+    assert not switched._deep
