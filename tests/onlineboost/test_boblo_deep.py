@@ -84,6 +84,16 @@ def test_the_same_switch_rounds_and_arms_on_nonlinear_bandit(seed):
     np.testing.assert_allclose(fast.exp4.weights, slow.exp4.weights, rtol=1e-9, atol=1e-12)
 
 
+def test_phase_one_plays_the_first_copys_law_as_one_copy_does():
+    """Before `FitLead`'s switch (never, on the development streams) N = 5's compiled round
+    plays N = 1's compiled round's law: the same arms, laws to rounding (the scaler's warm-up
+    rounds run the general path for N = 5 and a warm-up kernel for N = 1)."""
+    one, five = BoBLO(seed=3), BoBLO(n_learners=5, seed=3)
+    arms, deep, law, cost = _pass(lambda: DATASETS["ImageSegments"](0), five, one)
+    assert five._deep and one._jit and five.exp4.switch_round is None
+    assert law <= TOL
+
+
 def test_the_paths_are_interchangeable_round_by_round_after_the_switch():
     """One policy switching between the compiled round and the general path every few rounds
     (and an update on the other path than its pull), before and after `FitLead`'s switch,
