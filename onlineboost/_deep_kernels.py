@@ -223,13 +223,12 @@ def pull(policy, context):
     if scale:
         st.ready = status == 2
         reader._next = None
-    raw, costs, X, advice, Y = buf[:5 * N].reshape(5, N, d)
-    m, p, c = buf[5 * N:]
+    X, advice, p = buf[2 * N:3 * N], buf[3 * N:4 * N], buf[5 * N + 1]
     if exp4 is None:  # (what the general path's update reads, should it run)
-        fit._pending = (advice, Y)
+        fit._pending = (advice, buf[4 * N:5 * N])
     else:
         exp4._advice = (advice, p)
-    return p.tolist(), c.tolist(), z, (z, m, F, raw, X, advice, Y, p)
+    return p.tolist(), buf[5 * N + 2].tolist(), z, (z, buf, F, X)
 
 
 def update(policy, scratch, arm: int, loss: float, prob: float) -> np.ndarray | None:
@@ -239,19 +238,17 @@ def update(policy, scratch, arm: int, loss: float, prob: float) -> np.ndarray | 
     booco = policy._booco
     copies, model, fit, ext = booco.copies, policy._model, policy._exp4, booco._ext
     first, rest = copies.first, copies.rest
-    z, m, F, raw, X, advice, Y, p = scratch
+    z, buf, F, X = scratch
     exp4 = fit._exp4
     running = booco.kappa is None
-    N, d = X.shape
-    cost = np.empty(d)
+    cost = np.empty(X.shape[1])
     cum = np.array(model.loss)
     L = _NONE if exp4 is None else np.array(exp4._L)
     status, kappa, expert = update_deep(
         z, arm, loss, prob, float(policy._implicit()), model.G, model.weights, cum, model.rate,
-        m, first._P[0], first._theta[0], 1.0 / first.forget, rest._P, rest._theta, F, raw,
-        1.0 / rest.forget, X, booco._mu, float(ext.delta), ext.kappa, running,
-        exp4 is not None, Y, p, fit._lam, fit._log_inv, fit._floor, fit._lead, fit._psi,
-        L, advice, cost)
+        first._P[0], first._theta[0], 1.0 / first.forget, rest._P, rest._theta, F,
+        1.0 / rest.forget, buf, booco._mu, float(ext.delta), ext.kappa, running,
+        exp4 is not None, fit._lam, fit._log_inv, fit._floor, fit._lead, fit._psi, L, cost)
     if not status:
         return None
     model.loss = cum.tolist()
@@ -705,19 +702,22 @@ def pull_deep(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, we
 
 
 @_njit
-def update_deep(x, arm, loss, prob, implicit, G, weights, cum, rate, m, P0, theta0, inv0, P,
-                theta, F, raw, inv_forget, X, mu, delta, kappa, running, mixing, Y, p, lam,
-                log_inv, floor, lead, psi, L, advice, cost):
-    """The update of a round `pull_deep` played (module docstring): the estimate into `cost`,
-    then in place copy 1 (`P0`, `theta0`), copies 2..N (`P`, `theta`), the mixture (`G`,
-    `weights`, `cum`), FitLead's leads and bounds (`lead`, `psi`) or Exp4's losses `L`.
+def update_deep(x, arm, loss, prob, implicit, G, weights, cum, rate, P0, theta0, inv0, P,
+                theta, F, inv_forget, buf, mu, delta, kappa, running, mixing, lam, log_inv,
+                floor, lead, psi, L, cost):
+    """The update of a round `pull_deep` played (its `F` and `buf`; module docstring): the
+    estimate into `cost`, then in place copy 1 (`P0`, `theta0`), copies 2..N (`P`, `theta`),
+    the mixture (`G`, `weights`, `cum`), FitLead's leads and bounds (`lead`, `psi`) or Exp4's
+    losses `L`.
     Returns `(status, kappa, expert)`: status 0, nothing but `cost` written, for the general
     path; `expert` the stage FitLead switches to this round, or -1."""
-    N, k = X.shape
+    N, k = (buf.shape[0] - 3) // 5, buf.shape[1]
+    raw, X, advice, Y = buf[:N], buf[2 * N:3 * N], buf[3 * N:4 * N], buf[4 * N:5 * N]
+    m, p = buf[5 * N], buf[5 * N + 1]
     qc = x.shape[0] + 1
     cg = P.shape[1]
     if (G.shape[3] != qc or G.shape[0] != k or theta0.shape[1] != qc or P0.shape[0] != qc
-            or F.shape[1] != cg or theta.shape[2] != cg or raw.shape[0] != N):
+            or F.shape[1] != cg or theta.shape[2] != cg or P.shape[0] != N - 1):
         return 0, kappa, -1
     for a in range(k):
         cost[a] = m[a]

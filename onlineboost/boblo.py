@@ -941,7 +941,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                     pl, c, z, scratch = law
                     self._arm_probabilities = pl
                     i = _draw(c, self._rng.random())  # a_t ~ p_t
-                    self._pending = (context, z, i, scratch[4], pl[i], False)
+                    self._pending = (context, z, i, scratch[3], pl[i], False)
                     self._scratch = scratch
                     return self._arms[i]
                 self._scratch = None
