@@ -367,9 +367,9 @@ def _cos_scaled(x, out, scale):
             out[i] = math.cos(x[i]) * scale
 
 
-#: below this |y|, `_phi_grid` sums phi(y)'s Taylor series (its terms to y^17/17!: the
-#: remainder is below 3e-18 of phi(y) ~ y^2/2), which vectorises over the grid of rates and is
-#: exact to rounding where `expm1(y) - y` loses the digits of phi in the cancellation
+#: below this |y|, `_phi_grid` sums phi(y)'s Taylor series (the remainder below 3e-18 of
+#: phi(y) ~ y^2/2), which vectorises over the grid of rates and is exact to rounding where
+#: `expm1(y) - y` loses the digits of phi in the cancellation
 _TAYLOR = 0.5
 _C = tuple(1.0 / math.factorial(n) for n in range(2, 18))
 
@@ -378,9 +378,11 @@ _C = tuple(1.0 / math.factorial(n) for n in range(2, 18))
 def _phi_grid(x, lam, out):
     r"""$\phi(x\lambda_i) = e^{x\lambda_i} - 1 - x\lambda_i$ for every rate of the decreasing
     grid `lam` into `out`: `expm1(y) - y` (`FitLead`'s numpy steps) while $|y| \ge 1/2$, then
-    its Taylor series by Horner's rule (the same values to rounding, more accurate for small
-    $|y|$, and a loop LLVM vectorises: FitLead's 2 (M - 1) k x 40 evaluations a round cost a
-    fraction of as many `expm1` calls)."""
+    its Taylor series by Horner's rule, to $y^{17}/17!$ while $|y| \ge 2^{-6}$, to $y^9/9!$
+    while $|y| \ge 2^{-20}$, then to $y^5/5!$ (each remainder below 3e-18 of $\phi(y)$): the
+    same values to rounding, more accurate for small $|y|$, in loops LLVM vectorises
+    (FitLead's 2 (M - 1) k x 40 evaluations a round cost a fraction of as many `expm1`
+    calls)."""
     g = lam.shape[0]
     i = 0
     while i < g:
@@ -389,10 +391,16 @@ def _phi_grid(x, lam, out):
             break
         out[i] = math.expm1(y) - y
         i += 1
+    j = i
+    while j < g and abs(x * lam[j]) >= 0.015625:
+        j += 1
+    h = j
+    while h < g and abs(x * lam[h]) >= 9.5367431640625e-07:
+        h += 1
     c2, c3, c4, c5, c6, c7, c8, c9 = _C[0], _C[1], _C[2], _C[3], _C[4], _C[5], _C[6], _C[7]
     c10, c11, c12, c13, c14, c15, c16, c17 = (_C[8], _C[9], _C[10], _C[11], _C[12], _C[13],
                                               _C[14], _C[15])
-    for m in range(i, g):
+    for m in range(i, j):
         y = x * lam[m]
         t = c16 + y * c17
         t = c15 + y * t
@@ -407,6 +415,22 @@ def _phi_grid(x, lam, out):
         t = c6 + y * t
         t = c5 + y * t
         t = c4 + y * t
+        t = c3 + y * t
+        t = c2 + y * t
+        out[m] = (y * y) * t
+    for m in range(j, h):
+        y = x * lam[m]
+        t = c8 + y * c9
+        t = c7 + y * t
+        t = c6 + y * t
+        t = c5 + y * t
+        t = c4 + y * t
+        t = c3 + y * t
+        t = c2 + y * t
+        out[m] = (y * y) * t
+    for m in range(h, g):
+        y = x * lam[m]
+        t = c4 + y * c5
         t = c3 + y * t
         t = c2 + y * t
         out[m] = (y * y) * t
