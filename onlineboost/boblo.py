@@ -83,7 +83,8 @@ def _warm(n_learners: int = 1) -> bool:
     after an install or a change of their files, once each: `BoBLO` calls it when it is built,
     so that no stream's first rounds pay for it (`BoBLO()`'s `onlineboost._kernels`: about
     0.3-0.5 s to load from numba's cache, 12-13 s to compile; with `n_learners > 1` also
-    `learners._stack_kernels` and `onlineboost._boost_kernels`, about 0.3 s and 7 s). It plays
+    `learners._stack_kernels`, `onlineboost._boost_kernels` and the compiled N > 1 round,
+    `onlineboost._deep_kernels`, about 0.1 s more to load and 15 s more to compile). It plays
     throwaway policies a few rounds past the scaler's warm-up on a synthetic stream, `BoBLO()`
     on a penalty mixture and on a single penalty (and `BoBLO(n_learners=3)`), so every kernel
     is called with the very argument types of a real round; nothing else moves (they own their
@@ -193,7 +194,7 @@ class BoBLO(bandit.base.ContextualPolicy):
     classification streams, 5 seeds, seventh session): `BoBLO()` scores 0.798 in the mean,
     river's LinUCB 0.799 at its defaults and 0.807 hindsight-tuned per data set;
     `BoBLO(n_learners=5)` 0.819, never below `BoBLO()` (the same arms on eleven streams) and
-    ahead on the six non-linear ones, by 0.007 to 0.20. It costs several times `BoBLO()`'s
+    ahead on the six non-linear ones, by 0.007 to 0.20. It costs about 2.4-2.7 times `BoBLO()`'s
     round (`benchmarks/results/bandit_speed.md`), which is why `BoBLO()` keeps one copy; where
     that cost is affordable and nothing is known of the data, `BoBLO(n_learners=5)` is the
     configuration we would recommend.
@@ -349,15 +350,24 @@ class BoBLO(bandit.base.ContextualPolicy):
     streams): about 4.4-5.2x its numpy round, and 7.3x / 10.4x / 5.6x river's tuned LinUCB's
     decisions/s on ImageSegments / digits / `LinearBandit`, 3.4x-9.5x LinUCB's (defaults) on
     17 held-out streams, the first round and the scaler's warm-up included
-    (`benchmarks/results/bandit_speed.md`, seventh session). `BoBLO(n_learners=5)`'s round
-    runs its heavy steps compiled too (`learners._stack_kernels`, `onlineboost._boost_kernels`:
-    the later copies' features, predictions and ridge steps, the extension's gradients, the
-    stages' projection, `FitLead`'s step): 1.13x / 1.61x / 0.83x LinUCB's decisions/s, about
-    2.2x its former numpy round. The first `BoBLO` built in a process (`"dr"`) loads the
-    kernels from numba's cache (about 0.3 s) or compiles them (about 9-15 s, once per
+    (`benchmarks/results/bandit_speed.md`, seventh session). `BoBLO(n_learners=N > 1)`'s
+    bandit round with the default learner (the `"dr"` estimate, `aggregate="auto"`, i.e.
+    `FitLead`, a `RidgeMixture`, its own scaler or none) runs as two compiled calls too
+    (`onlineboost._deep_kernels`: the scaler, the model, every copy's costs and law, BoOCO's
+    chain, `FitLead`'s fitted predictions or Exp4's mixture, then the estimate, every copy's
+    step, the model's and the aggregate's; the same arms as its general path on the
+    development streams and through `FitLead`'s switch on `NonlinearBandit`):
+    3.23x / 3.81x / 2.46x LinUCB's decisions/s on ImageSegments / digits / `LinearBandit`
+    (eighth session; the seventh's 1.13x / 1.61x / 0.83x), 2.7-3.1x its general path's round,
+    whose heavy steps were compiled already (`learners._stack_kernels`,
+    `onlineboost._boost_kernels`). Most of what is left is
+    copies 2..5's ridge steps: four inverse Gram matrices of 139-193 columns (0.6-1.2 MB) read
+    and rewritten every round. The first `BoBLO` built in a process (`"dr"`) loads the
+    kernels from numba's cache (about 0.4-0.5 s) or compiles them (about 13-28 s, once per
     installation), so that no round of a stream pays for it (`boblo._warm`). Other
-    configurations, and the rounds the kernels do not cover (the first, new features, bad
-    input), run the numpy round; so does everything without numba.
+    configurations, and the rounds the kernels do not cover (the first, the scaler's warm-up,
+    new features, bad input), run the numpy round (N > 1: the general path); so does
+    everything without numba.
 
     Parameters
     ----------

@@ -17,6 +17,7 @@ import learners
 from benchmarks.bandit_compare import DATASETS, NONLINEAR
 from onlineboost import BoBLO, _deep_kernels
 from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
+from streams import LinearBandit
 
 warnings.filterwarnings("ignore", category=RuntimeWarning)
 
@@ -70,6 +71,35 @@ def test_the_compiled_round_plays_the_general_paths_arms_on_the_development_stre
     assert fast.exp4.switch_round is None and slow.exp4.switch_round is None
     np.testing.assert_allclose(fast.exp4.lead, slow.exp4.lead, rtol=1e-9, atol=1e-9)
     np.testing.assert_allclose(fast._model.G, slow._model.G, rtol=1e-9, atol=1e-9)
+
+
+CONFIGS = {
+    "optimism": dict(optimism=0.1),
+    "predictive width": dict(optimism=0.05, width="predictive"),
+    "three penalties": dict(model_l2=(1.0, 5.0, 20.0)),
+    "no scaler": dict(transformer=None),
+    "implicit sqrt": dict(implicit="sqrt"),
+    "reward range": dict(reward_range=(-1.0, 2.0)),
+    "N = 2": dict(n_learners=2),
+    "kappa": dict(kappa=2.0),
+    "fixed temperature": dict(learner=learners.FeaturePolicy(
+        **{**DEFAULT_LEARNER, "t0": None}, **DEFAULT_LATER)),
+    "relu, floored": dict(learner=learners.FeaturePolicy(
+        **DEFAULT_LEARNER, **DEFAULT_LATER, kind="relu", min_temperature=0.01)),
+}
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_the_compiled_round_takes_every_parameter_from_the_state(name):
+    """Every covered configuration plays its general path's arms, laws to 1e-9."""
+    kw = dict(CONFIGS[name])
+    n = kw.pop("n_learners", 5)
+    fast = BoBLO(seed=2, n_learners=n, **kw)
+    slow = _general(BoBLO(seed=2, n_learners=n, **kw))
+    arms, deep, law, cost = _pass(
+        lambda: LinearBandit(d=6, k=4, noise=0.5, seed=1, n_rounds=800), fast, slow)
+    assert fast._deep and deep >= len(arms) - 11
+    assert law <= TOL and cost <= TOL
 
 
 @pytest.mark.parametrize("seed", [100, 101, 102, 103, 104])
