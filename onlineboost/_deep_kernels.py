@@ -42,8 +42,9 @@ interleaved partial sums, or LLVM's vectorised order for the later copies' long 
 `_stack_kernels`) where numpy's BLAS sums in its own; the later copies' random Fourier
 features take a branch-free cosine (`_cos_reduced`: fdlibm's reduction and polynomials,
 within an ulp of the C library's, which the general path calls 512 times a round for N = 5,
-half of the pull's time); and FitLead's $\phi(y) = e^y - 1 - y$ sums its Taylor series below
-$|y| = 1/2$ (`_phi_grid`, more accurate than `expm1(y) - y` there). So the two paths agree to
+half of the pull's time); and FitLead's $\phi(y) = e^y - 1 - y$ at its 40 rates $2^{-i}$
+follows from the smallest by doubling (`_psi_step`, to about 1e-14 relative, more accurate
+than `expm1(y) - y` for small $|y|$). So the two paths agree to
 about 1e-15 relative a round and play the same arms (`tests/onlineboost/test_boblo_deep.py`:
 every round of seeds 0-2 of the development streams, laws within 1e-10, and of
 `NonlinearBandit` seeds 100-104, the same switch rounds; after a switch the later copies are
@@ -147,7 +148,8 @@ def covers(policy) -> bool:
             and policy._transformer is None and type(booco.decision_set) is sets.Simplex
             and booco._linear and booco._unit_scale and not booco._mu_zero
             and booco.n_learners == copies.n
-            and rest._JIT and booco._ext._JIT and fit._JIT)  # (the tests' switches: all on)
+            and rest._JIT and booco._ext._JIT and fit._JIT  # (the tests' switches: all on)
+            and bool(np.array_equal(fit._lam[:-1], 2.0 * fit._lam[1:])))  # (`_psi_step`)
 
 
 _BOOST = None  # (`learners.feature_policy.FeaturePolicyBoostStack`, imported at first use)
@@ -367,73 +369,56 @@ def _cos_scaled(x, out, scale):
             out[i] = math.cos(x[i]) * scale
 
 
-#: below this |y|, `_phi_grid` sums phi(y)'s Taylor series (the remainder below 3e-18 of
-#: phi(y) ~ y^2/2), which vectorises over the grid of rates and is exact to rounding where
-#: `expm1(y) - y` loses the digits of phi in the cancellation
-_TAYLOR = 0.5
-_C = tuple(1.0 / math.factorial(n) for n in range(2, 18))
 
 
 @_njit
-def _phi_grid(x, lam, out):
-    r"""$\phi(x\lambda_i) = e^{x\lambda_i} - 1 - x\lambda_i$ for every rate of the decreasing
-    grid `lam` into `out`: `expm1(y) - y` (`FitLead`'s numpy steps) while $|y| \ge 1/2$, then
-    its Taylor series by Horner's rule, to $y^{17}/17!$ while $|y| \ge 2^{-6}$, to $y^9/9!$
-    while $|y| \ge 2^{-20}$, then to $y^5/5!$ (each remainder below 3e-18 of $\phi(y)$): the
-    same values to rounding, more accurate for small $|y|$, in loops LLVM vectorises
-    (FitLead's 2 (M - 1) k x 40 evaluations a round cost a fraction of as many `expm1`
-    calls)."""
+def _psi_step(Y, p, lam, psi):
+    r"""FitLead's cumulant bounds of the round (`_boost_kernels.fit_bounds` and the owner's
+    $p$-weighted sum): for the experts $j \ge 1$ and every rate $\lambda_i$,
+    `psi[j, i]` $\mathrel{+}= \sum_a p_a \max(\phi(\lambda_i x_a), \phi(\lambda_i x'_a))$,
+    $x = d(2 - \sigma)$, $x' = -d\sigma$, $d = Y_j - Y_0$, $\sigma = Y_j + Y_0$, $\phi(y) = e^y
+    - 1 - y$. The rates are the doubling grid $\lambda_i = 2^{-i}$ (`exp4.ville_grid`;
+    `covers` checks it), so $\phi$ at every rate follows from the smallest one by
+    $\phi(2y) = \phi(y)^2 + 2\phi(y)(1 + y) + y^2$ ($e^{2y} = (e^y)^2$): a sum of terms
+    $\ge 0$ for $y \ge -1$, as here ($|x|, |x'| \le 2$, so $|\lambda_1 x| \le 1$), so each
+    step adds a few roundings, relative, and the 40 rates cost 40 short steps, vectorised
+    over the $2 (M - 1) k$ arguments, instead of as many `expm1` calls (FitLead's numpy steps,
+    `expm1(y) - y`: the same values to about 1e-14 relative, more accurate for small $|y|$,
+    where `expm1(y) - y` loses phi's digits in the cancellation). The smallest rate starts
+    from the Taylor series $y^2(1/2 + y/6 + y^2/24 + y^3/120)$ ($|y| \le 2^{-38}$)."""
+    N, k = Y.shape
     g = lam.shape[0]
-    i = 0
-    while i < g:
-        y = x * lam[i]
-        if not abs(y) >= _TAYLOR:  # (NaN: the series, NaN too)
-            break
-        out[i] = math.expm1(y) - y
-        i += 1
-    j = i
-    while j < g and abs(x * lam[j]) >= 0.015625:
-        j += 1
-    h = j
-    while h < g and abs(x * lam[h]) >= 9.5367431640625e-07:
-        h += 1
-    c2, c3, c4, c5, c6, c7, c8, c9 = _C[0], _C[1], _C[2], _C[3], _C[4], _C[5], _C[6], _C[7]
-    c10, c11, c12, c13, c14, c15, c16, c17 = (_C[8], _C[9], _C[10], _C[11], _C[12], _C[13],
-                                              _C[14], _C[15])
-    for m in range(i, j):
-        y = x * lam[m]
-        t = c16 + y * c17
-        t = c15 + y * t
-        t = c14 + y * t
-        t = c13 + y * t
-        t = c12 + y * t
-        t = c11 + y * t
-        t = c10 + y * t
-        t = c9 + y * t
-        t = c8 + y * t
-        t = c7 + y * t
-        t = c6 + y * t
-        t = c5 + y * t
-        t = c4 + y * t
-        t = c3 + y * t
-        t = c2 + y * t
-        out[m] = (y * y) * t
-    for m in range(j, h):
-        y = x * lam[m]
-        t = c8 + y * c9
-        t = c7 + y * t
-        t = c6 + y * t
-        t = c5 + y * t
-        t = c4 + y * t
-        t = c3 + y * t
-        t = c2 + y * t
-        out[m] = (y * y) * t
-    for m in range(h, g):
-        y = x * lam[m]
-        t = c4 + y * c5
-        t = c3 + y * t
-        t = c2 + y * t
-        out[m] = (y * y) * t
+    R = 2 * k * (N - 1)
+    x = np.empty(R)
+    for j in range(1, N):
+        for a in range(k):
+            dd = Y[j, a] - Y[0, a]
+            ss = Y[j, a] + Y[0, a]
+            r = 2 * (k * (j - 1) + a)
+            x[r] = dd * (2.0 - ss)
+            x[r + 1] = -dd * ss
+    T = np.empty((g, R))
+    low = lam[g - 1]
+    for r in range(R):
+        y = x[r] * low
+        T[g - 1, r] = (y * y) * (0.5 + y * (1.0 / 6.0 + y * (1.0 / 24.0 + y * (1.0 / 120.0))))
+    for i in range(g - 1, 0, -1):
+        li = lam[i]
+        prev, row = T[i], T[i - 1]
+        for r in range(R):
+            y = x[r] * li
+            f = prev[r]
+            row[r] = f * f + 2.0 * f * (1.0 + y) + y * y
+    for j in range(1, N):
+        for i in range(g):
+            row = T[i]
+            acc = 0.0
+            for a in range(k):
+                r = 2 * (k * (j - 1) + a)
+                f1, f2 = row[r], row[r + 1]
+                # (numpy's maximum: the first unless the second is larger)
+                acc += p[a] * (f1 if (f1 >= f2 or f1 != f1) else f2)
+            psi[j, i] += acc
 
 
 @_njit
@@ -888,28 +873,8 @@ def update_deep(x, arm, loss, prob, implicit, G, weights, cum, rate, P0, theta0,
     two = 2.0 * loss
     for j in range(N):
         lead[j] += (Y[j, arm] - Y[0, arm]) * (two - (Y[j, arm] + Y[0, arm]))
+    _psi_step(Y, p, lam, psi)
     g = lam.shape[0]
-    acc = np.empty(g)
-    f1 = np.empty(g)
-    f2 = np.empty(g)
-    for j in range(1, N):
-        for i in range(g):
-            acc[i] = 0.0
-        for a in range(k):
-            dd = Y[j, a] - Y[0, a]
-            ss = Y[j, a] + Y[0, a]
-            x1 = dd * (2.0 - ss)
-            x2 = -dd * ss
-            if x1 == 0.0 and x2 == 0.0:  # (0 at every rate)
-                continue
-            _phi_grid(x1, lam, f1)
-            _phi_grid(x2, lam, f2)
-            pa = p[a]
-            for i in range(g):  # (numpy's maximum: the first unless the second is larger)
-                o = f1[i] if (f1[i] >= f2[i] or f1[i] != f1[i]) else f2[i]
-                acc[i] += pa * o
-        for i in range(g):
-            psi[j, i] += acc[i]
     top = lead[0]
     for j in range(1, N):
         if lead[j] > top:

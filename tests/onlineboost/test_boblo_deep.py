@@ -288,3 +288,29 @@ def test_which_configurations_the_kernels_cover():
     switched._DEEP = False
     switched.pull([0, 1, 2], {"a": 0.5})
     assert not switched._deep
+
+
+def test_fitleads_bounds_by_doubling_agree_with_its_numpy_steps():
+    """`_deep_kernels._psi_step` (phi at the 40 rates by doubling from the smallest) against
+    `FitLead.update`'s numpy steps (`expm1(y) - y` at every rate, then the p-weighted sum):
+    to 1e-12 relative, or the numpy steps' own absolute error (about an ulp of y) where phi is
+    below it; stages equal to the first add 0."""
+    from onlineboost.depth import FitLead
+    from onlineboost.exp4 import ville_grid
+
+    lam, _ = ville_grid(4, 0.05)
+    rng = np.random.default_rng(4)
+    for k in (3, 5, 10):
+        for spread in (1.0, 0.03):
+            Y = np.clip(rng.random(k) + spread * rng.normal(size=(5, k)), 0.0, 1.0)
+            Y[2] = Y[0]
+            p = rng.dirichlet(np.ones(k))
+            psi = np.zeros((5, len(lam)))
+            _deep_kernels._psi_step(Y, p, lam, psi)
+            d, s = (Y - Y[0])[1:], (Y + Y[0])[1:]
+            X = np.stack([(d * (2.0 - s))[..., None] * lam, (-d * s)[..., None] * lam])
+            F = np.expm1(X) - X
+            ref = p @ np.maximum(F[0], F[1])
+            assert np.all(np.abs(psi[1:] - ref) <= 1e-12 * ref + 1e-15 * lam)
+            assert not psi[0].any() and not psi[2].any()
+    assert FitLead(5, 3)._lam.tolist() == lam.tolist()  # (the doubling grid `covers` checks)
