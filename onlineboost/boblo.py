@@ -658,6 +658,17 @@ class BoBLO(bandit.base.ContextualPolicy):
     #: the arrays of the last round `_deep_kernels.pull` played, for its `update` (or None)
     _scratch = None
 
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        if "_deep" not in state and state.get("_arms") is not None:
+            # pickled before the compiled N > 1 round: it takes it from now on where it covers
+            # the configuration (the state is the general path's own)
+            try:
+                self._deep = bool(self._JIT and self._DEEP and self.n_learners > 1
+                                  and self.estimator != "paper" and _deep_kernels.covers(self))
+            except AttributeError:  # (older still: the general path)
+                self._deep = False
+
     def __repr__(self) -> str:  # river's policy repr is a reward table that fails before a pull
         return river_base.Base.__repr__(self)
 
