@@ -323,3 +323,34 @@ def test_fitleads_bounds_by_doubling_agree_with_its_numpy_steps():
             assert np.all(np.abs(psi[1:] - ref) <= 1e-12 * ref + 1e-15 * lam)
             assert not psi[0].any() and not psi[2].any()
     assert FitLead(5, 3)._lam.tolist() == lam.tolist()  # (the doubling grid `covers` checks)
+
+
+def test_new_and_missing_features_take_the_general_path_then_the_kernels():
+    """A context with a new feature (the model and every copy grow), one with a feature
+    missing, one in another key order, values as numpy scalars: the general path plays those
+    rounds, the kernels the next usual ones, and the two policies stay together."""
+    rng = np.random.default_rng(0)
+    fast = BoBLO(seed=4, n_learners=5)
+    slow = _general(BoBLO(seed=4, n_learners=5))
+    names = ["a", "b", "c"]
+    deep = 0
+    for t in range(500):
+        if t == 150:
+            names = names + ["d"]
+        c = {n: float(v) for n, v in zip(names, rng.normal(size=len(names)))}
+        if t % 50 == 25:
+            c.pop("b")
+        if t % 50 == 30:
+            c = dict(reversed(list(c.items())))
+        if t % 3:
+            kind = np.float64 if t % 3 == 1 else np.float32
+            c = {n: kind(v) for n, v in c.items()}
+        arm = fast.pull([0, 1, 2], c)
+        deep += fast._scratch is not None
+        assert slow.pull([0, 1, 2], c) == arm
+        assert float(np.abs(fast.arm_probabilities - slow.arm_probabilities).max()) <= TOL
+        reward = float(rng.random() < 0.3 + 0.2 * arm)
+        fast.update(arm, c, reward)
+        slow.update(arm, c, reward)
+    assert fast.booco.copies.rest._W.shape[2] == 4 and fast._model.G.shape[-1] == 5
+    assert deep > 400  # (not: the warm-ups, each changed key order and the round after it)
