@@ -393,9 +393,14 @@ rounds (518 / 445 / 428 / 614 / 274), laws within 1e-9 until the switch and 3e-7
 (the later copies are then played, whose inverse Gram matrices grow as 0.995^-t along the
 directions two context columns never reach, where the cosine's last-bit differences grow, as
 between the general path's own numpy and compiled steps; `tests/onlineboost/test_boblo_deep.py`).
-What remains (`deep_split` above): copies 2..5's ridge steps, about 30 us of `update_deep` on
-LinearBandit (four inverse Gram matrices of 139 columns, 620 KB, more than a core's L2,
-read and rewritten every round; 1.2 MB on digits), the compiled pull ~10 us, and ~20 us of
+The ratios move with the machine's load (two cores shared with other jobs): a run of this
+session's code at 10:27 UTC, before its last kernel change (FitLead's bounds by doubling, ~1 us
+on LinearBandit, ~5 us on digits), gave 3.23x / 3.81x / 2.46x LinUCB, one at 10:41 on the
+final code 2.98x / 3.67x / 2.47x (ImageSegments / digits / LinearBandit); the table above is a
+later run. What remains (`deep_split` above): copies 2..5's ridge steps, about 30 us of
+`update_deep` on LinearBandit (four inverse Gram matrices of 139 columns, 620 KB, read and
+rewritten every round, ~7 us a copy even from L2; 1.2 MB on digits; the state's layout, full
+symmetric matrices, sets that), the compiled pull ~10 us, and ~20 us of
 Python (river's pull / update contract, the dict's values, the draw, the kernels' dispatch
 of ~30 arguments each).
 
