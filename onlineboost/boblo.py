@@ -966,8 +966,8 @@ class BoBLO(bandit.base.ContextualPolicy):
                     self._pending = (context, z, i, scratch[3], pl[i], False)
                     self._scratch = scratch
                     return self._arms[i]
-                self._scratch = None
             i, x_t = self._play(context)
+            self._scratch = None  # (a refused round keeps the pending pull's)
         if i is None:  # x_t is a distribution over the arms: sample the arm from it
             i = _draw(list(accumulate(np.clip(x_t, 0.0, None).tolist())), self._rng.random())
             self._pending = self._pending[:2] + (i,) + self._pending[3:]

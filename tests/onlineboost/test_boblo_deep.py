@@ -354,3 +354,25 @@ def test_new_and_missing_features_take_the_general_path_then_the_kernels():
         slow.update(arm, c, reward)
     assert fast.booco.copies.rest._W.shape[2] == 4 and fast._model.G.shape[-1] == 5
     assert deep > 400  # (not: the warm-ups, each changed key order and the round after it)
+
+
+def test_a_refused_pull_leaves_the_pending_compiled_round_to_learn():
+    """A compiled pull, then a pull refused for a bad context: the update learns the first
+    pull's round on the compiled path, as the general path learns it."""
+    rng = np.random.default_rng(3)
+    fast = BoBLO(seed=6, n_learners=5)
+    slow = _general(BoBLO(seed=6, n_learners=5))
+    for t in range(60):
+        c = {f"c{j}": float(v) for j, v in enumerate(rng.normal(size=3))}
+        arm = fast.pull([0, 1, 2], c)
+        assert slow.pull([0, 1, 2], c) == arm
+        if t > 30:
+            for p in (fast, slow):
+                with pytest.raises(ValueError, match=r"context\['c0'\]"):
+                    p.pull([0, 1, 2], {**c, "c0": math.nan})
+            assert fast._scratch is not None
+        reward = float(rng.random())
+        fast.update(arm, c, reward)
+        slow.update(arm, c, reward)
+        assert float(np.abs(fast.last_cost_vector - slow.last_cost_vector).max()) <= TOL
+    assert fast._deep and fast._rounds == slow._rounds == 60
