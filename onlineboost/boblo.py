@@ -84,7 +84,7 @@ def _warm(n_learners: int = 1) -> bool:
     so that no stream's first rounds pay for it (`BoBLO()`'s `onlineboost._kernels`: about
     0.3-0.5 s to load from numba's cache, 12-13 s to compile; with `n_learners > 1` also
     `learners._stack_kernels`, `onlineboost._boost_kernels` and the compiled N > 1 round,
-    `onlineboost._deep_kernels`, about 0.1 s more to load and 15-22 s more to compile). It plays
+    `onlineboost._deep_kernels`, up to 0.1 s more to load and 15-23 s more to compile). It plays
     throwaway policies a few rounds past the scaler's warm-up on a synthetic stream, `BoBLO()`
     on a penalty mixture and on a single penalty (and `BoBLO(n_learners=3)`), so every kernel
     is called with the very argument types of a real round; nothing else moves (they own their
@@ -357,14 +357,14 @@ class BoBLO(bandit.base.ContextualPolicy):
     chain, `FitLead`'s fitted predictions or Exp4's mixture, then the estimate, every copy's
     step, the model's and the aggregate's; the same arms as its general path on the
     development streams and through `FitLead`'s switch on `NonlinearBandit`):
-    about 3.0-3.2x / 3.7-3.8x / 2.5x LinUCB's decisions/s on ImageSegments / digits /
-    `LinearBandit` (eighth session, two runs on a shared machine; the seventh's 1.13x / 1.61x /
-    0.83x), 2.7-3.3x its general path's round,
+    3.11x / 3.89x / 2.43x LinUCB's decisions/s on ImageSegments / digits / `LinearBandit`
+    (eighth session; 2.98-3.23x / 3.67-3.89x / 2.43-2.47x over three runs on a shared machine;
+    the seventh's 1.13x / 1.61x / 0.83x), 2.6-3.3x its general path's round,
     whose heavy steps were compiled already (`learners._stack_kernels`,
     `onlineboost._boost_kernels`). Most of what is left is
     copies 2..5's ridge steps: four inverse Gram matrices of 139-193 columns (0.6-1.2 MB) read
     and rewritten every round. The first `BoBLO` built in a process (`"dr"`) loads the
-    kernels from numba's cache (about 0.4-0.5 s) or compiles them (about 11-33 s, once per
+    kernels from numba's cache (about 0.4-0.5 s) or compiles them (about 11-34 s, once per
     installation), so that no round of a stream pays for it (`boblo._warm`). Other
     configurations, and the rounds the kernels do not cover (the first, the scaler's warm-up,
     new features, bad input), run the numpy round (N > 1: the general path); so does
