@@ -12,11 +12,14 @@ On each development stream of `benchmarks.bandit_compare` (ImageSegments, digits
 a shared machine. Repeat r plays the stream shuffled by seed r; the table gives the median
 decisions/s over the repeats and the median of the per-repeat ratios to LinUCB.
 
-`BoBLO()`'s round runs compiled (numba, `onlineboost._kernels`): one untimed warm-up pass of
+`BoBLO()`'s round runs compiled (numba, `onlineboost._kernels`), and so does
+`BoBLO(n_learners=5)`'s (`onlineboost._deep_kernels`): one untimed warm-up pass of
 100 rounds compiles the kernels (or loads them from numba's cache) before anything is timed.
 The compile and cache-load times are measured apart, in fresh processes with an empty numba
 cache directory (`compile_times`), and `round_split` times `BoBLO()` alone per round: the
-compiled round, the kernels' own calls in it, and the numpy round (`BoBLO._JIT = False`).
+compiled round, the kernels' own calls in it, and the numpy round (`BoBLO._JIT = False`);
+`deep_split` does the same for `BoBLO(n_learners=5)` (`onlineboost._deep_kernels` against its
+general path, `BoBLO._DEEP = False`).
 """
 
 from __future__ import annotations
@@ -127,7 +130,8 @@ print(first - rounds())
 def compile_times(n_learners: int = 1) -> tuple[float, float]:
     """Seconds the kernels add to a process's first `BoBLO(n_learners=n_learners)` (its build,
     which loads them, `boblo._warm`, and its first rounds; `BoBLO()`'s `onlineboost._kernels`,
-    with 5 also `learners._stack_kernels` and `onlineboost._boost_kernels`): compiling them (a
+    with 5 also `learners._stack_kernels`, `onlineboost._boost_kernels` and
+    `onlineboost._deep_kernels`): compiling them (a
     fresh process, an empty numba cache directory; numba's own start-up included) and loading
     them from that cache (a second fresh process)."""
     script = f"N_LEARNERS = {int(n_learners)}\n" + _FIRST_ROUNDS
@@ -196,6 +200,57 @@ def round_split(data_name: str, seed: int = 0) -> list[float]:
     return out
 
 
+def deep_split(data_name: str, seed: int = 0) -> list[float]:
+    """`BoBLO(n_learners=5)` alone over one pass, in microseconds per round past the scaler's
+    warm-up: its compiled round's pull + update; of which `pull_deep` and `update_deep` (the
+    compiled calls, numba's dispatch included); and its general path's pull + update
+    (`BoBLO._DEEP = False`: the round as it ran before `onlineboost._deep_kernels`, its heavy
+    steps compiled). The kernels are compiled or loaded first (`interleaved`, untimed)."""
+    from onlineboost import _deep_kernels
+
+    warnings.simplefilter("ignore")
+    interleaved(data_name, seed, 100)
+    names = ("pull_deep", "update_deep")
+    kernels = {name: getattr(_deep_kernels, name) for name in names}
+    spent = dict.fromkeys(names, 0.0)
+    calls = dict.fromkeys(names, 0)
+
+    def timed(name):
+        def call(*args):
+            tic = time.perf_counter()
+            out = kernels[name](*args)
+            spent[name] += time.perf_counter() - tic
+            calls[name] += 1
+            return out
+        return call
+
+    out = []
+    try:
+        for name in names:
+            setattr(_deep_kernels, name, timed(name))
+        for deep in (True, False):
+            policy, stream = BoBLO(n_learners=5, seed=seed), DATASETS[data_name](seed)
+            policy._DEEP = deep
+            total = n = 0
+            for context, arm_ids in stream:
+                tic = time.perf_counter()
+                arm = policy.pull(arm_ids, context)
+                toc = time.perf_counter()
+                reward = stream.reward(arm)
+                tac = time.perf_counter()
+                policy.update(arm, context, reward)
+                if policy._rounds > 50:
+                    total += toc - tic + time.perf_counter() - tac
+                    n += 1
+            out.append(total / n * 1e6)
+            if deep:
+                out += [spent[name] / calls[name] * 1e6 for name in names]
+    finally:
+        for name, f in kernels.items():
+            setattr(_deep_kernels, name, f)
+    return out
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
@@ -238,6 +293,16 @@ def main(argv=None):
                      f"{nump:.1f} | {nump / t:.2f}x faster |")
     split = "\n".join(split)
     print(split)
+    deep = ["| data set | BoBLO(n_learners=5) pull + update, us/round | of which `pull_deep` | "
+            "of which `update_deep` | general path (`_DEEP = False`), us/round | compiled / "
+            "general |", "|---|" + "---:|" * 5]
+    for data_name in DATASETS:
+        runs = np.array([deep_split(data_name, seed) for seed in range(repeats)])
+        t, pk, uk, gen = np.median(runs, axis=0)
+        deep.append(f"| {data_name} | {t:.1f} | {pk:.1f} | {uk:.1f} | {gen:.1f} | "
+                    f"{gen / t:.2f}x faster |")
+    deep = "\n".join(deep)
+    print(deep)
     from benchmarks import bandit_heldout
 
     held = ["| held-out data set | rounds | BoBLO() decisions/s | river LinUCBDisjoint (defaults) "
@@ -260,8 +325,9 @@ def main(argv=None):
                 f"{cached:.2f} s to load them from numba's cache in any later process "
                 f"(`compile_times`: fresh processes, an empty cache directory); the first "
                 f"`BoBLO(n_learners=5)` built loads its own kernels too "
-                f"(`learners._stack_kernels`, `onlineboost._boost_kernels`): {first5:.1f} s "
-                f"and {cached5:.2f} s for both families.")
+                f"(`learners._stack_kernels`, `onlineboost._boost_kernels`, "
+                f"`onlineboost._deep_kernels`): {first5:.1f} s and {cached5:.2f} s for all "
+                f"four families.")
     print(compiled)
     print(f"{time.time() - tic:.0f} s")
     if args.quick:
@@ -279,7 +345,10 @@ def main(argv=None):
             f"untimed warm-up pass of 100 rounds compiles (or loads) the kernels first, so the "
             f"table excludes that one-off cost, given below.\n\n{table}\n\n"
             f"`BoBLO()` alone, per round past the scaler's warm-up (`round_split`, medians over "
-            f"the same {repeats} repeats):\n\n{split}\n\n{compiled}\n\n{verdict}\n\n"
+            f"the same {repeats} repeats):\n\n{split}\n\n"
+            f"`BoBLO(n_learners=5)` alone, per round past the scaler's warm-up (`deep_split`, "
+            f"medians over the same {repeats} repeats):\n\n{deep}\n\n"
+            f"{compiled}\n\n{verdict}\n\n"
             f"**Held-out streams** (`heldout`: `benchmarks.bandit_heldout`'s data sets, "
             f"never tuned on; every round timed, the first round and the scaler's warm-up "
             f"included; LinUCB with its defaults; the same {repeats} repeats, medians): "
@@ -291,8 +360,49 @@ def main(argv=None):
 
 NOTE = """\
 `BoBLO(n_learners=5)` (its default learner: copy 1 as `BoBLO()`'s, copies 2..5 over 128
-random Fourier features; `depth.FitLead`) runs the general round, its heavy steps compiled
-since the seventh session (below); the warm-up pass compiles or loads those kernels too.
+random Fourier features; `depth.FitLead`) runs its whole round as two compiled calls since the
+eighth session (below); the warm-up pass compiles or loads those kernels too.
+
+What changed for N = 5 (eighth session, `fuse5`). The seventh session had compiled the round's
+heavy steps, but the round was still stitched together in Python (~240 us on LinearBandit and
+ImageSegments, ~325 us on digits, of which ~50 us compiled). `onlineboost._deep_kernels`
+transcribes the whole default N > 1 round (the "dr" estimate, `aggregate="auto"` =
+`depth.FitLead` with the uniform anchor, the `RidgeMixture` loss model, BoBLO's own scaler or
+none) into `pull_deep` (the scaler past its warm-up, the model's costs, copy 1's and copies
+2..N's costs, their features, the residual sums, both softmaxes, BoOCO's chain, the stages'
+projection when a row has a rounding residue below 0, the advice, FitLead's fitted
+predictions in phase 1 or Exp4's mixture after the switch, the law's running sums) and
+`update_deep` (the doubly robust estimate, kappa, the extension's gradient at the N points,
+copy 1's and copies 2..N's ridge steps, the mixture's step, FitLead's leads, cumulant bounds,
+margins and switch test, or Exp4's losses), in place on the general path's own arrays; any
+round they do not cover (the first, the scaler's warm-up, new or missing features, bad input,
+anything not finite, FitLead's `then="follow"`, other configurations) runs the general path,
+which refuses bad input by name with nothing moved. Two steps are computed differently, to
+rounding: the later copies' 512 Fourier features a round take a branch-free cosine (fdlibm's
+reduction by pi/2 and its polynomials, vectorised; within an ulp of the C library's, whose
+scalar calls were half of the compiled pull), and FitLead's phi(y) = e^y - 1 - y at its 40
+rates 2^-i follows from the smallest by phi(2y) = phi(y)^2 + 2 phi(y)(1 + y) + y^2 (terms
+>= 0 here, so stable: within 1e-15 of an exact phi, where `expm1(y) - y` loses up to 6e-4 of
+phi's digits at the small rates; vectorised over its 2 (N - 1) k arguments instead of 1,600
+`expm1` calls a round on LinearBandit). A policy pickled before takes the compiled round
+after loading (`BoBLO.__setstate__`). Same arms: on full passes of the three development
+streams, seeds 0-2,
+the compiled round drew the general path's arm in every round, laws within 1e-10 (FitLead
+never switched, on either path); on `NonlinearBandit` (seeds 100-104) the same arms and switch
+rounds (518 / 445 / 428 / 614 / 274), laws within 1e-9 until the switch and 3e-7 after it
+(the later copies are then played, whose inverse Gram matrices grow as 0.995^-t along the
+directions two context columns never reach, where the cosine's last-bit differences grow, as
+between the general path's own numpy and compiled steps; `tests/onlineboost/test_boblo_deep.py`).
+The ratios move with the machine's load (two cores shared with other jobs): a run of this
+session's code at 10:27 UTC, before its last kernel change (FitLead's bounds by doubling, ~1 us
+on LinearBandit, ~5 us on digits), gave 3.23x / 3.81x / 2.46x LinUCB, one at 10:41 on the
+final code 2.98x / 3.67x / 2.47x (ImageSegments / digits / LinearBandit); the table above is a
+later run. What remains (`deep_split` above): copies 2..5's ridge steps, about 30 us of
+`update_deep` on LinearBandit (four inverse Gram matrices of 139 columns, 620 KB, read and
+rewritten every round, ~7 us a copy even from L2; 1.2 MB on digits; the state's layout, full
+symmetric matrices, sets that), the compiled pull ~10 us, and ~20 us of
+Python (river's pull / update contract, the dict's values, the draw, the kernels' dispatch
+of ~30 arguments each).
 
 What changed for N = 5 (seventh session, `lean5`). Before, its round cost ~600-950 us
 (0.51x / 0.67x / 0.36x LinUCB's decisions/s in the sixth session's run). Same machine, same

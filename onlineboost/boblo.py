@@ -19,7 +19,7 @@ import numpy as np
 from river import bandit, preprocessing, stats
 from river import base as river_base
 
-from . import _boost_kernels, _kernels, losses, scaling, sets
+from . import _boost_kernels, _deep_kernels, _kernels, losses, scaling, sets
 from ._checks import check_real, check_seed, check_transformer
 from ._contexts import ContextVectors
 from .booco import BoOCO
@@ -85,7 +85,8 @@ def _warm(n_learners: int = 1) -> bool:
     after an install or a change of their files, once each: `BoBLO` calls it when it is built,
     so that no stream's first rounds pay for it (`BoBLO()`'s `onlineboost._kernels`: about
     0.3-0.5 s to load from numba's cache, 12-13 s to compile; with `n_learners > 1` also
-    `learners._stack_kernels` and `onlineboost._boost_kernels`, about 0.3 s and 7 s). It plays
+    `learners._stack_kernels`, `onlineboost._boost_kernels` and the compiled N > 1 round,
+    `onlineboost._deep_kernels`, up to 0.1 s more to load and 15-23 s more to compile). It plays
     throwaway policies a few rounds past the scaler's warm-up on a synthetic stream, `BoBLO()`
     on a penalty mixture and on a single penalty (and `BoBLO(n_learners=3)`), so every kernel
     is called with the very argument types of a real round; nothing else moves (they own their
@@ -367,15 +368,25 @@ class BoBLO(bandit.base.ContextualPolicy):
     streams): about 4.4-5.2x its numpy round, and 7.3x / 10.4x / 5.6x river's tuned LinUCB's
     decisions/s on ImageSegments / digits / `LinearBandit`, 3.4x-9.5x LinUCB's (defaults) on
     17 held-out streams, the first round and the scaler's warm-up included
-    (`benchmarks/results/bandit_speed.md`, seventh session). `BoBLO(n_learners=5)`'s round
-    runs its heavy steps compiled too (`learners._stack_kernels`, `onlineboost._boost_kernels`:
-    the later copies' features, predictions and ridge steps, the extension's gradients, the
-    stages' projection, `FitLead`'s step): 1.13x / 1.61x / 0.83x LinUCB's decisions/s, about
-    2.2x its former numpy round. The first `BoBLO` built in a process (`"dr"`) loads the
-    kernels from numba's cache (about 0.3 s) or compiles them (about 9-15 s, once per
+    (`benchmarks/results/bandit_speed.md`, seventh session). `BoBLO(n_learners=N > 1)`'s
+    bandit round with the default learner (the `"dr"` estimate, `aggregate="auto"`, i.e.
+    `FitLead`, a `RidgeMixture`, its own scaler or none) runs as two compiled calls too
+    (`onlineboost._deep_kernels`: the scaler, the model, every copy's costs and law, BoOCO's
+    chain, `FitLead`'s fitted predictions or Exp4's mixture, then the estimate, every copy's
+    step, the model's and the aggregate's; the same arms as its general path on the
+    development streams and through `FitLead`'s switch on `NonlinearBandit`):
+    3.11x / 3.89x / 2.43x LinUCB's decisions/s on ImageSegments / digits / `LinearBandit`
+    (eighth session; 2.98-3.23x / 3.67-3.89x / 2.43-2.47x over three runs on a shared machine;
+    the seventh's 1.13x / 1.61x / 0.83x), 2.6-3.3x its general path's round,
+    whose heavy steps were compiled already (`learners._stack_kernels`,
+    `onlineboost._boost_kernels`). Most of what is left is
+    copies 2..5's ridge steps: four inverse Gram matrices of 139-193 columns (0.6-1.2 MB) read
+    and rewritten every round. The first `BoBLO` built in a process (`"dr"`) loads the
+    kernels from numba's cache (about 0.4-0.5 s) or compiles them (about 11-34 s, once per
     installation), so that no round of a stream pays for it (`boblo._warm`). Other
-    configurations, and the rounds the kernels do not cover (the first, new features, bad
-    input), run the numpy round; so does everything without numba.
+    configurations, and the rounds the kernels do not cover (the first, the scaler's warm-up,
+    new features, bad input), run the numpy round (N > 1: the general path); so does
+    everything without numba.
 
     Parameters
     ----------
@@ -632,6 +643,10 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._model = _loss_model(self, booco)
         self._fused = self._fusable(bandit_face)
         self._jit = self._fused and _kernels.covers(booco, self._model)
+        # N > 1 under the defaults' configuration: the compiled round (`_deep_kernels`)
+        self._deep = (bandit_face and self._JIT and self._DEEP and self.n_learners > 1
+                      and _deep_kernels.covers(self))
+        self._scratch = None
 
     def _fusable(self, bandit_face: bool) -> bool:
         """Whether the bandit face's usual round may take the fused path (`_pull_fused`,
@@ -658,6 +673,22 @@ class BoBLO(bandit.base.ContextualPolicy):
     #: (a switch for the tests: False keeps the fused round on numpy; off without numba)
     _JIT = _kernels.AVAILABLE
     _jit = False  # (policies pickled before the kernels: the numpy fused round)
+    #: (a switch for the tests: False sends N > 1 rounds through the general path)
+    _DEEP = True
+    _deep = False  # (policies pickled before the N > 1 kernels: the general path)
+    #: the arrays of the last round `_deep_kernels.pull` played, for its `update` (or None)
+    _scratch = None
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        if "_deep" not in state and state.get("_arms") is not None:
+            # pickled before the compiled N > 1 round: it takes it from now on where it covers
+            # the configuration (the state is the general path's own)
+            try:
+                self._deep = bool(self._JIT and self._DEEP and self.n_learners > 1
+                                  and self.estimator != "paper" and _deep_kernels.covers(self))
+            except AttributeError:  # (older still: the general path)
+                self._deep = False
 
     def __repr__(self) -> str:  # river's policy repr is a reward table that fails before a pull
         return river_base.Base.__repr__(self)
@@ -866,6 +897,20 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._pending = None
         self._rounds += 1
 
+    def _feedback_deep(self, loss: float) -> None:
+        """`_feedback` for a round `_deep_kernels.pull` played: compiled
+        (`_deep_kernels.update`), or the general path where the kernel does not cover it."""
+        _, _, i, _, prob, _ = self._pending
+        cost = _deep_kernels.update(self, self._scratch, i, loss, prob)
+        if cost is None:
+            self._feedback(loss)
+            self._scratch = None
+            return
+        self._last_cost = cost
+        self._pending = None
+        self._scratch = None
+        self._rounds += 1
+
     def _implicit(self) -> float:
         r"""$c_t$: `implicit`, or $1/\sqrt t$ under `"sqrt"` (round $t = 1, 2, \dots$)."""
         c = self.implicit
@@ -932,7 +977,17 @@ class BoBLO(bandit.base.ContextualPolicy):
                 raise ValueError(f"arm_ids must be the arms of the first pull, {self._arms}")
             if self._fused:
                 return self._arms[self._pull_fused(context)]
+            if self._deep:
+                law = _deep_kernels.pull(self, context)  # (None: the general path)
+                if law is not None:
+                    pl, c, z, scratch = law
+                    self._arm_probabilities = pl
+                    i = _draw(c, self._rng.random())  # a_t ~ p_t
+                    self._pending = (context, z, i, scratch[3], pl[i], False)
+                    self._scratch = scratch
+                    return self._arms[i]
             i, x_t = self._play(context)
+            self._scratch = None  # (a refused round keeps the pending pull's)
         if i is None:  # x_t is a distribution over the arms: sample the arm from it
             i = _draw(list(accumulate(np.clip(x_t, 0.0, None).tolist())), self._rng.random())
             self._pending = self._pending[:2] + (i,) + self._pending[3:]
@@ -960,6 +1015,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         loss = (self._high - reward) / (self._high - self._low)
         if self._fused:
             self._feedback_fused(loss)
+        elif self._scratch is not None and self._scratch[0] is self._pending[1]:
+            self._feedback_deep(loss)
         else:
             self._feedback(loss)
         # river's per-arm reward statistics (`Policy.update`, inlined: no reward scaler here)

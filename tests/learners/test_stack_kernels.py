@@ -322,8 +322,10 @@ def test_boblo_n5_switches_at_the_same_round_with_the_kernels_on_and_off(monkeyp
 @pytest.mark.parametrize("on", [True, False], ids=["compiled", "numpy"])
 def test_pickled_mid_round_continues_with_the_same_arms(monkeypatch, on):
     """Pickled between a pull and its update (the caches full): no cache in the pickle, and the
-    copy plays the rest of the stream as the original does."""
+    copy plays the rest of the stream as the original does (the general path, whose caches
+    these are; BoBLO's compiled N > 1 round keeps its own, `test_boblo_deep`)."""
     _kernels(monkeypatch, on)
+    monkeypatch.setattr(BoBLO, "_DEEP", False)
     policy = BoBLO(n_learners=5, seed=1)
     stream = LinearBandit(d=6, k=4, noise=0.5, seed=2, n_rounds=260)
     rounds = iter(stream)

@@ -28,7 +28,7 @@ from onlineboost import BoBLO, _kernels, boblo
 from learners import FeaturePolicy
 from onlineboost.boblo import DEFAULT_LEARNER
 
-from onlineboost import _boost_kernels
+from onlineboost import _boost_kernels, _deep_kernels
 from learners import _stack_kernels
 # the defaults' kernels (a copy with its own random features, on the penalty mixture or one
 # penalty), and the stack's own two that its first round (numpy: it grows the copy) calls
@@ -40,7 +40,8 @@ def dispatchers(module):
             if hasattr(f, "signatures") and not n.startswith("_")}
 entry = {f"onlineboost._kernels.{n}": getattr(_kernels, n) for n in ONE}
 entry.update({f"learners._stack_kernels.{n}": getattr(_stack_kernels, n) for n in FIRST})
-boost = {**dispatchers(_stack_kernels), **dispatchers(_boost_kernels)}
+boost = {**dispatchers(_stack_kernels), **dispatchers(_boost_kernels),
+         **dispatchers(_deep_kernels)}
 for name in entry:
     boost.pop(name, None)
 boost.pop("onlineboost._boost_kernels.fit_bounds")  # (called inside `fit_round` only)
@@ -73,16 +74,28 @@ for i, params in enumerate(configs):
         arm = policy.pull(["a", "b", "c", "d"], c)
         policy.update(arm, c, lo + (hi - lo) * float(rng.random()))
     jit.append(policy._jit)
-for i, n in enumerate((2, 5)):  # N > 1 rounds: the stack's and the booster's kernels
-    policy = BoBLO(seed=10 + i, n_learners=n)
+deep = []
+for i, n in enumerate((2, 5, 5)):  # N > 1 rounds: the stack's and the booster's kernels
+    policy = BoBLO(seed=10 + i, n_learners=n, **({"transformer": None} if i == 2 else {}))
     for t in range(400):
         c = {f"x{j}": float(v) for j, v in enumerate(rng.normal(size=3 + i))}
         arm = policy.pull(["a", "b", "c"], c)
         policy.update(arm, c, float(rng.random() < 0.5 + 0.3 * (arm == "a") * (c["x0"] > 0)))
+    deep.append(policy._deep)
+from benchmarks.bandit_compare import NONLINEAR  # (FitLead switches: Exp4's rounds too)
+# (over the linear first copy: over the default one, with the later copies' class, no switch)
+linear = FeaturePolicy(**{**DEFAULT_LEARNER, "n_features": 0}, later_features=128)
+policy, stream = BoBLO(linear, seed=100, n_learners=5), NONLINEAR(100)
+for t, (c, ids) in enumerate(stream):
+    if t == 700:
+        break
+    arm = policy.pull(ids, c)
+    policy.update(arm, c, stream.reward(arm))
+deep.append(policy._deep and policy.exp4.mixing)
 print(json.dumps(dict(before=before, after_build=after_build, after_play=signatures(entry),
                       boost_untouched=boost_untouched, after_five=after_five,
                       after_five_play=signatures(boost), again=again, again_five=again_five,
-                      jit=jit)))
+                      jit=jit, deep=deep)))
 """
 
 
@@ -103,8 +116,13 @@ def test_building_a_boblo_loads_every_kernel_a_real_round_calls(report):
 
 def test_building_an_n_learners_boblo_loads_the_boosters_kernels_too(report):
     """`BoBLO()` leaves the N > 1 kernels alone (but the stack's `predict` and `learn`, which
-    its first round calls); `BoBLO(n_learners=5)` loads every one of them, and N = 2 and
-    N = 5 streams then add no specialisation."""
+    its first round calls); `BoBLO(n_learners=5)` loads every one of them (the general path's
+    pieces, `_stack_kernels` and `_boost_kernels`, which the first rounds play, and the
+    compiled round, `_deep_kernels`), and N = 2 and N = 5 streams then add no
+    specialisation."""
+    assert {"onlineboost._deep_kernels.pull_deep",
+            "onlineboost._deep_kernels.update_deep"} <= set(report["after_five"])
+    assert all(report["deep"])  # (the compiled round played them, after a switch too)
     assert report["boost_untouched"]
     assert all(report["after_five"].values()), report["after_five"]
     assert report["after_five_play"] == report["after_five"]
