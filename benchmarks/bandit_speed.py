@@ -144,14 +144,16 @@ def compile_times(n_learners: int = 1) -> tuple[float, float]:
 
 def round_split(data_name: str, seed: int = 0) -> list[float]:
     """`BoBLO()` alone over one pass, in microseconds per round (kernel rounds only, past the
-    scaler's warm-up): pull + update; of which `pull_round` and `update_round` (the compiled
-    calls, numba's dispatch included; per call); numba's dispatch of `pull_round` alone (its
-    arguments unboxed, nothing computed); and the numpy round's pull + update
-    (`_JIT = False`). The kernels are compiled or loaded first (`interleaved`, untimed)."""
+    scaler's warm-up): pull + update; of which `pull_round_features` and
+    `update_round_features` (the compiled calls, numba's dispatch included; per call); numba's
+    dispatch of the pull alone (its arguments unboxed, nothing computed); and the numpy round's
+    pull + update (`_JIT = False`). The kernels are compiled or loaded first (`interleaved`,
+    untimed)."""
     warnings.simplefilter("ignore")
     interleaved(data_name, seed, 100)
     spent, calls = {}, {}
-    kernels = {name: getattr(_kernels, name) for name in ("pull_round", "update_round")}
+    kernels = {name: getattr(_kernels, name) for name in ("pull_round_features",
+                                                          "update_round_features")}
 
     def timed(name):
         def call(*args):
@@ -187,15 +189,15 @@ def round_split(data_name: str, seed: int = 0) -> list[float]:
     finally:
         for name, f in kernels.items():
             setattr(_kernels, name, f)
-    # numba's dispatch alone: pull_round on an empty context returns before computing anything
+    # numba's dispatch alone: the defaults' pull kernel (a copy with its own features, on the
+    # mixture) on an empty context returns before computing anything
     args = (np.empty(0), False, *(np.empty(0),) * 4, False, 5.0, 5.0, 1e100, np.empty((1, 1, 2, 1)),
-            np.empty(1), 0.0, 0.0, np.empty((1, 1)), 50.0, 1.0, np.empty(1), 1.0, 0.0,
-            np.empty(0),
-            np.empty(1), np.empty(1))
+            np.empty(1), 0.0, 0.0, np.empty((0, 0)), np.empty(0), True, np.empty((1, 1)), 50.0,
+            1.0, np.empty(1), 1.0, 0.0, np.empty(0), np.empty(1), np.empty(1))
     reps = 20000
     tic = time.perf_counter()
     for _ in range(reps):
-        _kernels.pull_round(*args)
+        _kernels.pull_round_features(*args)
     out.insert(3, (time.perf_counter() - tic) / reps * 1e6)
     return out
 
@@ -283,9 +285,9 @@ def main(argv=None):
                + " / ".join(f"{r:.2f}x" for r in first.values()) + " ("
                + " / ".join(first) + ").")
     print(table)
-    split = ["| data set | BoBLO() pull + update, us/round | of which `pull_round` | of which "
-             "`update_round` | numba's dispatch of one call | numpy round (`_JIT = False`) "
-             "| compiled / numpy |", "|---|" + "---:|" * 6]
+    split = ["| data set | BoBLO() pull + update, us/round | of which `pull_round_features` | "
+             "of which `update_round_features` | numba's dispatch of one call | numpy round "
+             "(`_JIT = False`) | compiled / numpy |", "|---|" + "---:|" * 6]
     for data_name in DATASETS:
         runs = np.array([round_split(data_name, seed) for seed in range(repeats)])
         t, pk, uk, disp, nump = np.median(runs, axis=0)
