@@ -577,7 +577,7 @@ def _project_row(z, p, u):
 def pull_deep(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, weights,
               optimism, width0, theta0, beta0, shared0, W0, b0, fourier0, F0, W, b, fourier,
               theta, beta, A, mu, law_a, law_b, mixing, q, z, F, buf):
-    """The pull (module docstring): the scaled context into `z`, the later copies' features into
+    r"""The pull (module docstring): the scaled context into `z`, the later copies' features into
     `F`, and into `buf` `(5 N + 3, d)` the copies' raw costs, the stages' costs, the iterates
     $x^1..x^N$, the advice (from the rows projected when one has a residue below 0), the
     fitted predictions (phase 1; `N` rows each), then the model's costs, the law and its

@@ -226,7 +226,9 @@ def kl_projection_capped_simplex(log_z: np.ndarray, cap: float, scale: float = 1
     mass = scale - j * cap  # left for the uncapped coordinates when the top j are capped
     with np.errstate(divide="ignore", invalid="ignore"):
         top = np.log(np.maximum(mass, 0.0)) + (b - suffix)  # log of the largest uncapped w
-    ok = (mass > 0) & ((top <= np.log(cap)) | (b == -np.inf))
+    # (the capped coordinates' own rounding: a top j that fills the cap exactly, j u = s with
+    # the rest far below, gives the largest uncapped weight as u to rounding, not below it)
+    ok = (mass > 0) & ((top <= np.log(cap) + 1e-12) | (b == -np.inf))
     # smallest valid j; if none (n * cap == scale) every coordinate sits at the cap
     j_star = np.where(ok.any(-1), np.argmax(ok, axis=-1), n)[..., None]
     rank = np.empty_like(order)

@@ -96,6 +96,15 @@ def test_capped_simplex_kl_is_min_of_cap_and_scaled_z():
                 assert np.all(c[0] * z[~free] >= cap * (1 - 1e-9))  # capped ones would exceed
     ties = bregman.kl_projection_capped_simplex(np.zeros(4), cap=0.25)
     np.testing.assert_allclose(ties, 0.25)
+    # the top j tied and filling the cap exactly (j u = s: u = 1/3, three of six far ahead),
+    # where rounding put the largest uncapped weight a hair above u for every j and every
+    # coordinate went to the cap (sum 2); the mirror descent test found it
+    for n_top, n in ((3, 6), (2, 5), (4, 9), (5, 7)):
+        log_z = np.r_[np.full(n_top, -1.0), np.full(n - n_top, -41.0)]
+        w = bregman.kl_projection_capped_simplex(log_z, cap=1.0 / n_top)
+        assert np.isclose(w.sum(), 1.0, atol=1e-12)
+        np.testing.assert_allclose(w[:n_top], 1.0 / n_top, rtol=1e-12)
+        assert np.all(w[n_top:] < 1e-15)
 
 
 def test_kernels_are_vectorised_over_stacks():
