@@ -829,65 +829,16 @@ def update_deep(x, arm, loss, prob, implicit, G, weights, cum, rate, P0, theta0,
                 for j in range(qc):
                     P0[i, j] -= ui * v0[j]
     else:  # over its own features: `_stack_kernels.learn` on G_1 - m - Theta_1 phi_1
-        u1 = np.empty(q0)
-        for i in range(q0):
-            u1[i] = _dot_scaled(P0[i], inv0, F0)
-        s1 = 1.0 + _dot(F0, u1)
-        v1 = np.empty(q0)
-        for j in range(q0):
-            v1[j] = u1[j] / s1
+        r0 = np.empty(k)
         for a in range(k):
-            ra = (Gr[0, a] - m[a]) - raw[0, a]
-            th = theta0[a]
-            for j in range(q0):
-                th[j] += ra * v1[j]
-        if s1 > 0.0:
-            root = math.sqrt(s1)
-            for j in range(q0):
-                u1[j] = u1[j] / root
-            for a in range(q0):
-                row = P0[a]
-                wa = u1[a]
-                for j in range(q0):
-                    row[j] = row[j] * inv0 - wa * u1[j]
-        else:
-            for a in range(q0):
-                row = P0[a]
-                ua = u1[a]
-                for j in range(q0):
-                    row[j] = row[j] * inv0 - ua * v1[j]
+            r0[a] = (Gr[0, a] - m[a]) - raw[0, a]
+        _rls_step(P0, theta0, F0, r0, inv0)
     # copies 2..N (`_stack_kernels.learn` on the residuals G_i - Theta_i phi_i)
-    n1 = N - 1
-    uu = np.empty(cg)
-    vv_ = np.empty(cg)
-    ww = np.empty(cg)
-    for i in range(n1):
-        Pi, phi = P[i], F[i]
-        for a in range(cg):
-            uu[a] = _dot_scaled(Pi[a], inv_forget, phi)
-        si = 1.0 + _dot(phi, uu)
-        for j in range(cg):
-            vv_[j] = uu[j] / si
+    ri = np.empty(k)
+    for i in range(N - 1):
         for a in range(k):
-            ra = Gr[i + 1, a] - raw[i + 1, a]
-            th = theta[i, a]
-            for j in range(cg):
-                th[j] += ra * vv_[j]
-        if si > 0.0:
-            root = math.sqrt(si)
-            for j in range(cg):
-                ww[j] = uu[j] / root
-            for a in range(cg):
-                row = Pi[a]
-                wa = ww[a]
-                for j in range(cg):
-                    row[j] = row[j] * inv_forget - wa * ww[j]
-        else:
-            for a in range(cg):
-                row = Pi[a]
-                ua = uu[a]
-                for j in range(cg):
-                    row[j] = row[j] * inv_forget - ua * vv_[j]
+            ri[a] = Gr[i + 1, a] - raw[i + 1, a]
+        _rls_step(P[i], theta[i], F[i], ri, inv_forget)
     # the loss model (`RidgeMixture.learn_loss`)
     M = G.shape[1]
     gm = np.empty((M, qc + 1))
@@ -951,3 +902,40 @@ def update_deep(x, arm, loss, prob, implicit, G, weights, cum, rate, P0, theta0,
         if not best >= 0.0:
             expert = -1
     return 1, kappa, expert
+
+
+@_njit
+def _rls_step(Pi, th, phi, resid, inv_forget):
+    r"""One copy's recursive-least-squares step with forgetting, as `_stack_kernels.learn` takes
+    it, in place: $u = (A^{-1}/\rho)\phi$, $s = 1 + \phi^\top u$, every arm's row of `th`
+    plus its residual (`resid`) times $u/s$, and $A^{-1} \leftarrow A^{-1}/\rho - w w^\top$,
+    $w = u/\sqrt s$ (exactly symmetric)."""
+    cg, k = phi.shape[0], th.shape[0]
+    uu = np.empty(cg)
+    vv = np.empty(cg)
+    for a in range(cg):
+        uu[a] = _dot_scaled(Pi[a], inv_forget, phi)
+    si = 1.0 + _dot(phi, uu)
+    for j in range(cg):
+        vv[j] = uu[j] / si
+    for a in range(k):
+        ra = resid[a]
+        row = th[a]
+        for j in range(cg):
+            row[j] += ra * vv[j]
+    if si > 0.0:
+        root = math.sqrt(si)
+        ww = np.empty(cg)
+        for j in range(cg):
+            ww[j] = uu[j] / root
+        for a in range(cg):
+            row = Pi[a]
+            wa = ww[a]
+            for j in range(cg):
+                row[j] = row[j] * inv_forget - wa * ww[j]
+    else:  # (only for contexts so large that s overflowed)
+        for a in range(cg):
+            row = Pi[a]
+            ua = uu[a]
+            for j in range(cg):
+                row[j] = row[j] * inv_forget - ua * vv[j]
