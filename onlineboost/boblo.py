@@ -83,10 +83,12 @@ def _reward_range(value) -> tuple[float, float]:
 def _warm(n_learners: int = 1) -> bool:
     """Load the compiled rounds' kernels into this process, or compile them the first time
     after an install or a change of their files, once each: `BoBLO` calls it when it is built,
-    so that no stream's first rounds pay for it (`BoBLO()`'s `onlineboost._kernels`: about
-    0.3-0.5 s to load from numba's cache, 12-13 s to compile; with `n_learners > 1` also
-    `learners._stack_kernels`, `onlineboost._boost_kernels` and the compiled N > 1 round,
-    `onlineboost._deep_kernels`, up to 0.1 s more to load and 15-23 s more to compile). It plays
+    so that no stream's first rounds pay for it (`BoBLO()`'s `onlineboost._kernels`, and
+    `learners._stack_kernels`' `predict` and `learn`, which its first round calls: about 0.4 s
+    to load from numba's cache, about 17 s to compile; with `n_learners > 1` also
+    `onlineboost._boost_kernels` and the compiled N > 1 round, `onlineboost._deep_kernels`:
+    about 0.4 s to load and 26 s to compile in all; `benchmarks/results/bandit_speed.md`,
+    eighth session). It plays
     throwaway policies a few rounds past the scaler's warm-up on a synthetic stream, `BoBLO()`
     on a penalty mixture and on a single penalty (and `BoBLO(n_learners=3)`), so every kernel
     is called with the very argument types of a real round; nothing else moves (they own their
