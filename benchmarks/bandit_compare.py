@@ -64,6 +64,11 @@ SEVENTH_LEARNER = dict(l2=20.0, temperature=0.02, forget=0.995, n_features=0, re
                        on_model=True, t0=50.0)
 SEVENTH = ("BoBLO(learner=FeaturePolicy(**SEVENTH_LEARNER)) (the seventh session's defaults: "
            "the correction over the context alone)")
+#: `boblo.DEFAULT_LEARNER` in the eighth session: the correction over the context and 64 random
+#: Fourier features of it, forgetting 0.995 (the ninth session's has 128 and no forgetting)
+EIGHTH_LEARNER = dict(SEVENTH_LEARNER, n_features=64, bandwidth=1.0)
+EIGHTH = ("BoBLO(learner=FeaturePolicy(**EIGHTH_LEARNER)) (the eighth session's defaults: 64 "
+          "random Fourier features, forgetting 0.995)")
 #: the default learner up to the fifth session (a softmax at the fixed temperature 0.02): the
 #: grids run before the sixth session build their learners over it, so they mean what they did
 FIFTH_LEARNER = {k: v for k, v in SEVENTH_LEARNER.items() if k != "t0"}
@@ -94,6 +99,7 @@ BOBLO = {
     DEFAULTS: (None, {}),
     N5_DEFAULT: (None, dict(n_learners=5)),
     SEVENTH: (("feature", SEVENTH_LEARNER), {}),
+    EIGHTH: (("feature", EIGHTH_LEARNER), {}),
     THIRD_DEFAULTS: (None, dict(model_l2=20.0)),
     MIX4: (None, dict(model_l2=(1.0, 5.0, 20.0, 100.0))),
     "BoBLO(), no correction: softmax of the loss model (learner l2 1e9)": (

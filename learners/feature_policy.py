@@ -742,7 +742,7 @@ class FeaturePolicy(base.Estimator):
                                      else float(self.min_temperature)))
         D = int(self.n_features)
         D2 = D if self.later_features is None else int(self.later_features)
-        if n > 1 and (D2 != D or self.later_fit != "gradient"):
+        if n > 1 and (self.later_features is not None or self.later_fit != "gradient"):
             return FeaturePolicyBoostStack(
                 FeaturePolicyStack(1, *args, D, self.kind, float(self.bandwidth), False,
                                    seeds[:1], **play),

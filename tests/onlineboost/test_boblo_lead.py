@@ -93,11 +93,14 @@ def test_later_copies_are_fourier_by_default_and_copy_one_is_unchanged():
     one.pull([0, 1, 2], {"a": 0.0})
     stack = five.booco._copies
     assert isinstance(stack, FeaturePolicyBoostStack)
-    assert stack.first.n_features == DEFAULT_LEARNER["n_features"] == 64  # (copy 1 as N = 1)
+    assert stack.first.n_features == DEFAULT_LEARNER["n_features"] == 128  # (copy 1 as N = 1)
     assert stack.rest.n_features == DEFAULT_LATER["later_features"] == 128
     assert stack.first.bandwidth == stack.rest.bandwidth == DEFAULT_LEARNER["bandwidth"]
     assert isinstance(one.booco._copies, FeaturePolicyStack)
-    assert one.booco._copies.n_features == 64
+    assert one.booco._copies.n_features == 128
+    # the same number of features for copies 2..N (given explicitly) still makes the boosted
+    # stack, which the compiled N > 1 round covers (ninth session)
+    assert five._deep
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
