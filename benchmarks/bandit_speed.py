@@ -193,7 +193,7 @@ def round_split(data_name: str, seed: int = 0) -> list[float]:
     # mixture) on an empty context returns before computing anything
     args = (np.empty(0), False, *(np.empty(0),) * 4, False, 5.0, 5.0, 1e100, np.empty((1, 1, 2, 1)),
             np.empty(1), 0.0, 0.0, np.empty((0, 0)), np.empty(0), True, np.empty((1, 1)), 50.0,
-            1.0, np.empty(1), 1.0, 0.0, np.empty(0), np.empty(1), np.empty(1))
+            1.0, np.empty(1), 1.0, 0.0, np.empty(0), np.empty(1), np.empty(1), np.empty(0))
     reps = 20000
     tic = time.perf_counter()
     for _ in range(reps):

@@ -161,9 +161,10 @@ def pull(reader, booco, model, context, exploration: float):
     """`BoBLO._pull_fused` up to the draw, compiled (`pull_round`), on the usual round: a dict
     with the keys of the last round, in the same order, of floats and ints (numpy's too), the
     model and the learner knowing every column (the scaler, `reader`, a `ContextVectors`, in
-    its warm-up: `_pull_warm`). Returns `(law, its running sums, x)` (two lists of floats and
-    the context vector), the scaler's step stored; or None, nothing moved, for the numpy path
-    to play the round."""
+    its warm-up: `_pull_warm`). Returns `(law, its running sums, x, phi)` (two lists of floats,
+    the context vector and, for a copy with features of its own, its features of `x`, which
+    `update` reuses; else None), the scaler's step stored; or None, nothing moved, for the
+    numpy path to play the round."""
     if context is None:
         context = {}
     if type(context) is not dict or reader._idx is not None:
@@ -194,34 +195,38 @@ def pull(reader, booco, model, context, exploration: float):
         v = np.fromiter(vals, np.float64, len(keys))
     except OverflowError:  # an int beyond the float range
         return None
-    status, z, p, c = _round_law(booco, model, v, scale, count, mean, var, dev, ready,
+    status, z, p, c, phi = _round_law(booco, model, v, scale, count, mean, var, dev, ready,
                                  exploration)
     if not status:
         return None
     if scale:  # (`ContextVectors.commit`: the kernel stored the statistics)
         st.ready = status == 2
         reader._next = None
-    return p.tolist(), c.tolist(), z
+    return p.tolist(), c.tolist(), z, phi
 
 
 def _round_law(booco, model, v, scale, count, mean, var, dev, ready, exploration: float):
-    """`pull_round` (or `pull_round_ridge`) on the context values `v`: `(status, z, p, c)`."""
+    """`pull_round` (or `pull_round_ridge`) on the context values `v`: `(status, z, p, c, phi)`,
+    `phi` the copy's features of the round (a copy with features of its own; else None)."""
     copies, mu = booco.copies, booco._mu
     d = len(mu)  # (the simplex's dimension: `mu` is its centroid)
     z, p, c = np.empty(len(v)), np.empty(d), np.empty(d)
     beta = copies.inverse_temperature()
+    phi = None
+    if not copies._shared:
+        phi = np.empty(copies._theta.shape[2])
     if not copies._shared and type(model) is RidgeMixture:  # one copy, its own features
         status = pull_round_features(
             v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP, MAX_ABS, model.G,
             model.weights, model.optimism, model.width0, copies._W[0], copies._b[0],
             copies.kind == "fourier", copies._theta[0], beta, booco._chain_one[0], mu,
-            1.0 - exploration, exploration / d, z, p, c)
+            1.0 - exploration, exploration / d, z, p, c, phi)
     elif not copies._shared:  # (on a single-penalty `loss_model._ArmRidge`)
         status = pull_round_ridge_features(
             v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP, MAX_ABS, model.P,
             model.theta, model.optimism, model.width0, copies._W[0], copies._b[0],
             copies.kind == "fourier", copies._theta[0], beta, booco._chain_one[0], mu,
-            1.0 - exploration, exploration / d, z, p, c)
+            1.0 - exploration, exploration / d, z, p, c, phi)
     elif type(model) is RidgeMixture:
         status = pull_round(v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP,
                             MAX_ABS, model.G, model.weights, model.optimism,
@@ -234,7 +239,7 @@ def _round_law(booco, model, v, scale, count, mean, var, dev, ready, exploration
                                   model.width0,
                                   copies._theta[0], beta, booco._chain_one[0], mu,
                                   1.0 - exploration, exploration / d, z, p, c)
-    return status, z, p, c
+    return status, z, p, c, phi
 
 
 def _pull_warm(reader, booco, model, context, exploration: float):
@@ -262,27 +267,28 @@ def _pull_warm(reader, booco, model, context, exploration: float):
             z, staged = np.empty(n), np.empty((4, n))
             if warm_scale(v, st.count, st.mean, st.var, st.dev, buf, scaling.K,
                           scaling.K_WARM, scaling.CLIP, MAX_ABS, z, staged):
-                status, _, p, c = _round_law(booco, model, z, False, _NONE, _NONE, _NONE,
+                status, _, p, c, phi = _round_law(booco, model, z, False, _NONE, _NONE, _NONE,
                                              _NONE, False, exploration)
                 if not status:
                     return None
                 warm_store(v, st.count, st.mean, st.var, st.dev, buf, staged)
                 reader._next = None  # (`commit`: stored in place, `_fast` still unknown)
-                return p.tolist(), c.tolist(), z
+                return p.tolist(), c.tolist(), z, phi
     x = reader.read(context)  # (the reader's own step: it validates and names)
-    status, _, p, c = _round_law(booco, model, x, False, _NONE, _NONE, _NONE, _NONE, False,
+    status, _, p, c, phi = _round_law(booco, model, x, False, _NONE, _NONE, _NONE, _NONE, False,
                                  exploration)
     if not status:
         return None
     reader.commit()
-    return p.tolist(), c.tolist(), x
+    return p.tolist(), c.tolist(), x, phi
 
 
-def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float):
+def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float, phi=None):
     r"""`BoBLO._feedback_fused` compiled (`update_round`) for the pending round (context vector
     `x`, `arm` drawn with probability `prob`, the observed `loss`, implicit exploration
     `implicit`): the estimate $\tilde f_t$ (a new array), the weak learner, kappa and the
-    loss model moved; or None, nothing moved, for the numpy path to learn (or refuse) it."""
+    loss model moved; or None, nothing moved, for the numpy path to learn (or refuse) it.
+    `phi`: the copy's features of `x` that `pull` returned with it (None: computed here)."""
     copies, ext = booco.copies, booco._ext
     running = booco.kappa is None
     cost = np.empty(len(booco._mu))  # (the simplex's dimension: `_mu` is its centroid)
@@ -291,7 +297,7 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float)
             x, arm, loss, prob, float(implicit), model.P, model.theta, model.optimism,
             model.width0, copies._W[0], copies._b[0], copies.kind == "fourier", copies._P[0],
             copies._theta[0], 1.0 / copies.forget, booco._mu, float(ext.delta), ext.kappa,
-            running, cost)
+            running, cost, _NONE if phi is None else phi)
         if not status:
             return None
         copies._round = None  # (its cache of the round's features and raw costs: Theta moved)
@@ -301,7 +307,7 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float)
             x, arm, loss, prob, float(implicit), model.G, model.weights, cum, model.rate,
             model.optimism, model.width0, copies._W[0], copies._b[0], copies.kind == "fourier",
             copies._P[0], copies._theta[0], 1.0 / copies.forget, booco._mu, float(ext.delta),
-            ext.kappa, running, cost)
+            ext.kappa, running, cost, _NONE if phi is None else phi)
         if not status:
             return None
         model.loss = cum.tolist()
@@ -981,8 +987,15 @@ def _phi(W, b, z, fourier):
     r"""The copy's features of the scaled context `z`:
     $\phi(c) = (1, \sqrt2\,\sigma(W c + b), c)$, $\sigma$ the cosine when `fourier`, else
     $\max(\cdot, 0)$ (`FeaturePolicyStack._features`, `learners._stack_kernels.predict`)."""
+    phi = np.empty(1 + W.shape[0] + z.shape[0])
+    _phi_into(W, b, z, fourier, phi)
+    return phi
+
+
+@_njit
+def _phi_into(W, b, z, fourier, phi):
+    """`_phi` into `phi`, of length $1 + D + n$."""
     D, n = W.shape[0], z.shape[0]
-    phi = np.empty(1 + D + n)
     phi[0] = 1.0
     for i in range(D):
         y = _dot_r(W[i], z) + b[i]
@@ -999,15 +1012,17 @@ def _phi(W, b, z, fourier):
 @_njit
 def pull_round_features(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, weights,
                         optimism, width0, W, b, fourier, theta, beta, chain_a, mu, law_a, law_b,
-                        z, p, c):
+                        z, p, c, phi):
     """`pull_round` for one copy with its own random features (`W` `(D, n)`, `b` `(D,)`: the
     copy's map; `theta` `(k, 1 + D + n)` its corrections on $\\phi(c)$): the model's costs on
-    $\\tilde c = (1, c)$ plus $\\Theta\\phi(c)$, then the same softmax and law."""
+    $\\tilde c = (1, c)$ plus $\\Theta\\phi(c)$, then the same softmax and law. The features
+    $\\phi(c)$ are left in `phi` (length $1 + D + n$) for the round's update to reuse."""
     n, k = v.shape[0], theta.shape[0]
     q = n + 1
     if (n == 0 or G.shape[3] != q or G.shape[2] != q + 1 or G.shape[0] != k
             or W.shape[1] != n or b.shape[0] != W.shape[0]
-            or theta.shape[1] != 1 + W.shape[0] + n or mu.shape[0] != k):
+            or theta.shape[1] != 1 + W.shape[0] + n or mu.shape[0] != k
+            or phi.shape[0] != theta.shape[1]):
         return 0
     st = np.empty((4, n))
     status = _scale(v, scale, count, mean, var, dev, ready, band, clip, max_abs, z, st)
@@ -1016,7 +1031,7 @@ def pull_round_features(v, scale, count, mean, var, dev, ready, band, clip, max_
     ce = _row(z)
     cost = np.empty(k)
     _model_costs(G, weights, optimism, width0, ce, cost)
-    phi = _phi(W, b, z, fourier)
+    _phi_into(W, b, z, fourier, phi)
     for a in range(k):  # (the numpy round: its raw costs Theta phi, then the model's added)
         cost[a] = _dot_r(theta[a], phi) + cost[a]
     if not _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c):
@@ -1028,12 +1043,15 @@ def pull_round_features(v, scale, count, mean, var, dev, ready, band, clip, max_
 
 @_njit
 def update_round_features(x, arm, loss, prob, implicit, G, weights, cum, rate, optimism, width0,
-                          W, b, fourier, P, theta, inv_forget, mu, delta, kappa, running, cost):
+                          W, b, fourier, P, theta, inv_forget, mu, delta, kappa, running, cost,
+                          phi):
     r"""`update_round` for one copy with its own random features: the estimate, kappa and
     step 4 as there; the copy's ridge step on $\phi(c)$ is `learners._stack_kernels.learn`'s
     (the forgetting folded into the pass over $A^{-1}$: $u = (A^{-1}/\lambda)\phi$, rows
     $A^{-1}_{a\cdot}/\lambda - w_a w$, $w = u/\sqrt s$), on the residuals $G - m(c) -
-    \Theta\phi$; then the mixture learns as in `update_round`."""
+    \Theta\phi$; then the mixture learns as in `update_round`. `phi`: the features the round's
+    pull computed from `x` (`pull_round_features`), or any array of another length (then they
+    are computed here: the same floats)."""
     q, k, M = x.shape[0] + 1, theta.shape[0], G.shape[1]
     r = 1 + W.shape[0] + x.shape[0]
     if (G.shape[3] != q or G.shape[2] != q + 1 or G.shape[0] != k or W.shape[1] != x.shape[0]
@@ -1048,7 +1066,9 @@ def update_round_features(x, arm, loss, prob, implicit, G, weights, cum, rate, o
     ok, kappa = _estimate(arm, loss, prob, implicit, model, mu, delta, kappa, running, cost, pr)
     if not ok:
         return 0, kappa
-    _learn_phi(_phi(W, b, x, fourier), model, pr, mu, delta, P, theta, inv_forget)
+    if phi.shape[0] != r:
+        phi = _phi(W, b, x, fourier)
+    _learn_phi(phi, model, pr, mu, delta, P, theta, inv_forget)
     _mixture_learn(G, weights, cum, rate, ce, arm, loss)
     return 1, kappa
 
@@ -1092,13 +1112,14 @@ def _learn_phi(phi, model, pr, mu, delta, P, theta, inv_forget):
 @_njit
 def pull_round_ridge_features(v, scale, count, mean, var, dev, ready, band, clip, max_abs, Pm,
                               Tm, optimism, width0, W, b, fourier, theta, beta, chain_a, mu,
-                              law_a, law_b, z, p, c):
+                              law_a, law_b, z, p, c, phi):
     """`pull_round_features` on a single-penalty `loss_model._ArmRidge` (`Pm`, `Tm`)."""
     n, k = v.shape[0], theta.shape[0]
     q = n + 1
     if (n == 0 or Tm.shape[1] != q or Pm.shape[2] != q or Tm.shape[0] != k
             or W.shape[1] != n or b.shape[0] != W.shape[0]
-            or theta.shape[1] != 1 + W.shape[0] + n or mu.shape[0] != k):
+            or theta.shape[1] != 1 + W.shape[0] + n or mu.shape[0] != k
+            or phi.shape[0] != theta.shape[1]):
         return 0
     st = np.empty((4, n))
     status = _scale(v, scale, count, mean, var, dev, ready, band, clip, max_abs, z, st)
@@ -1107,7 +1128,7 @@ def pull_round_ridge_features(v, scale, count, mean, var, dev, ready, band, clip
     ce = _row(z)
     cost = np.empty(k)
     _ridge_costs(Pm, Tm, optimism, width0, ce, cost)
-    phi = _phi(W, b, z, fourier)
+    _phi_into(W, b, z, fourier, phi)
     for a in range(k):  # (the numpy round: its raw costs Theta phi, then the model's added)
         cost[a] = _dot_r(theta[a], phi) + cost[a]
     if not _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c):
@@ -1119,7 +1140,8 @@ def pull_round_ridge_features(v, scale, count, mean, var, dev, ready, band, clip
 
 @_njit
 def update_round_ridge_features(x, arm, loss, prob, implicit, Pm, Tm, optimism, width0, W, b,
-                                fourier, P, theta, inv_forget, mu, delta, kappa, running, cost):
+                                fourier, P, theta, inv_forget, mu, delta, kappa, running, cost,
+                                phi):
     """`update_round_features` on a single-penalty `loss_model._ArmRidge` (`Pm`, `Tm`): its
     learning step is `update_round_ridge`'s."""
     q, k = x.shape[0] + 1, theta.shape[0]
@@ -1135,6 +1157,8 @@ def update_round_ridge_features(x, arm, loss, prob, implicit, Pm, Tm, optimism, 
     ok, kappa = _estimate(arm, loss, prob, implicit, model, mu, delta, kappa, running, cost, pr)
     if not ok:
         return 0, kappa
-    _learn_phi(_phi(W, b, x, fourier), model, pr, mu, delta, P, theta, inv_forget)
+    if phi.shape[0] != r:  # (`update_round_features`: the pull's features, or computed here)
+        phi = _phi(W, b, x, fourier)
+    _learn_phi(phi, model, pr, mu, delta, P, theta, inv_forget)
     _ridge_learn(Pm, Tm, ce, arm, loss)
     return 1, kappa

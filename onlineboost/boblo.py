@@ -831,10 +831,12 @@ class BoBLO(bandit.base.ContextualPolicy):
             law = _kernels.pull(self._reader, self._booco, self._model, context,
                                 self.exploration)
             if law is not None:
-                p, c, x = law
+                p, c, x, phi = law
                 self._arm_probabilities = p
                 i = _draw(c, self._rng.random())  # a_t ~ p_t
-                self._pending = (context, x, i, None, p[i], False)
+                # (slot 3, no iterate for N = 1: `(phi,)`, the copy's features of x that the
+                # compiled update reuses; a tuple, never the general path's iterates array)
+                self._pending = (context, x, i, None if phi is None else (phi,), p[i], False)
                 return i
         x = self._reader.read({} if context is None else context)
         w = self._booco.iterate_one(x)  # x^1 = x^N (Algorithm 1, steps 1-2)
@@ -851,10 +853,10 @@ class BoBLO(bandit.base.ContextualPolicy):
 
     def _feedback_fused(self, loss: float) -> None:
         """`_feedback` for the fused configuration (`_fusable`): the "dr" estimate."""
-        _, x, i, _, prob, _ = self._pending
+        _, x, i, f, prob, _ = self._pending
         if self._jit and self._JIT:  # (None: a round the kernel does not cover)
-            cost = _kernels.update(self._booco, self._model, x, i, loss, prob,
-                                   self._implicit())
+            cost = _kernels.update(self._booco, self._model, x, i, loss, prob, self._implicit(),
+                                   f[0] if type(f) is tuple else None)
             if cost is not None:
                 self._last_cost = cost
                 self._pending = None
