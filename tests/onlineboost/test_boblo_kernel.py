@@ -614,3 +614,38 @@ def test_policies_played_in_turn_play_what_each_plays_alone():
     together = play(make(), 80)
     alone = [play([pair], 80)[0] for pair in make()]
     assert together == alone
+
+
+@pytest.mark.parametrize("kw", [{}, {"model_l2": 20.0}], ids=["mixture", "one penalty"])
+def test_the_update_reuses_the_pulls_features_and_only_for_that_round(kw):
+    """The compiled update learns from the features its own pull computed (carried in the
+    pending round: exactly the copy's features of the pending context vector) and gives the
+    floats of an update that recomputes them: a policy whose pending rounds lose the features
+    and one whose every pull is followed by a refused one (bad input: the earlier pull's
+    features kept) end in the same bytes as the plain policy."""
+    stream = STREAMS["LinearBandit"](5)
+    plain, dropped, refused = (BoBLO(seed=6, **kw) for _ in range(3))
+    carried = 0
+    for t, (context, arm_ids) in enumerate(stream):
+        arm = plain.pull(arm_ids, context)
+        features = plain._pending[3]
+        if type(features) is tuple:  # (the compiled pull's: phi of the pending x)
+            carried += 1
+            copies, x = plain.booco.copies, plain._pending[1]
+            phi = _kernels._phi(copies._W[0], copies._b[0], x, copies.kind == "fourier")
+            assert np.array_equal(features[0], phi)
+        assert dropped.pull(arm_ids, context) == arm
+        pending = dropped._pending
+        dropped._pending = pending[:3] + (None,) + pending[4:]  # (recompute in the update)
+        assert refused.pull(arm_ids, context) == arm
+        with pytest.raises(ValueError):
+            refused.pull(arm_ids, {**context, next(iter(context)): float("nan")})
+        reward = stream.reward(arm)
+        for policy in (plain, dropped, refused):
+            policy.update(arm, context, reward)
+        if t == 400:
+            break
+    assert carried > 350  # (the compiled pull played nearly every round)
+    state = pickle.dumps(plain)
+    assert pickle.dumps(dropped) == state
+    assert pickle.dumps(refused) == state
