@@ -98,6 +98,10 @@ CONFIGS = {
         **{**DEFAULT_LEARNER, "t0": None}, **DEFAULT_LATER)),
     "relu, floored": dict(learner=learners.FeaturePolicy(
         **DEFAULT_LEARNER, **DEFAULT_LATER, kind="relu", min_temperature=0.01)),
+    # (the eighth session's default: 64 features and forgetting, which the default no longer
+    # takes: the kernels' forgetting steps)
+    "64 features, forgetting": dict(learner=learners.FeaturePolicy(
+        **{**DEFAULT_LEARNER, "n_features": 64, "forget": 0.995}, **DEFAULT_LATER)),
 }
 
 
