@@ -1856,6 +1856,10 @@ SE, (b) it beats it on that switching stream, fresh seeds 120-139, by more than 
 (b), +0.0091 (SE 0.0010), and failed (c): 0.662 against 0.677 (SE of the difference 0.011). The
 default forgets nothing; under abrupt drift that costs about 0.009 of reward, and it stays above
 LinUCB there.
+Screens over the new default on seeds 100-119 afterwards (scratch, nothing chosen): temperature
+0.01 / 0.04 +0.0006 / -0.0013, `t0` 25 / 100 +0.0017 / -0.0002, the correction's penalty 10 / 40
+-0.0019 / +0.0009, exploration 0.003 -0.0018, implicit 0.5 / 2 -0.0022 / +0.0009, `model_l2` (1,
+10, 100) -0.0000, delta 0.05 / 0.2 +0.0001 / -0.0012 (paired SE 0.0001-0.0021): a plateau again.
 
 Issue 13's targets, where they stand after the seventh session: unchanged from the sixth (the
 seventh changed no arithmetic of the defaults; `bandit_heldout` has 17 held-out streams now,
