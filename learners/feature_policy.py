@@ -629,12 +629,13 @@ class FeaturePolicy(base.Estimator):
         What copies $2..N$ fit: `"gradient"` (BoOCO's rows, as copy 1) or `"residual"` (the
         residual of copy 1's target after the earlier copies' predictions; module
         docstring). `stack(n)` with $n > 1$ is a `FeaturePolicyBoostStack` when
-        `later_features` differs from `n_features` or `later_fit` is `"residual"` (else one
-        `FeaturePolicyStack`, as before). `BoBLO(n_learners>1)`'s default learner has
-        `later_features=128` (`onlineboost.boblo.DEFAULT_LATER`): linear later copies add no
-        policy class to copy 1's (module docstring), these can; on the development streams
-        its aggregate never switched to them, on `streams.NonlinearBandit` it does (`BoBLO`'s
-        docstring).
+        `later_features` is given or `later_fit` is `"residual"` (else one `FeaturePolicyStack`,
+        as before; with `later_features` equal to `n_features` the two are the same policy, and
+        `BoBLO(n_learners>1)`'s compiled round covers the boosted stack).
+        `BoBLO(n_learners>1)`'s default learner has `later_features=128`
+        (`onlineboost.boblo.DEFAULT_LATER`): linear later copies add no policy class to copy
+        1's (module docstring), these can; on the development streams its aggregate never
+        switched to them, on `streams.NonlinearBandit` it does (`BoBLO`'s docstring).
     link
         How a copy plays its predicted costs $y = m(c) + \hat g(c)$ (module docstring, "Play
         laws"): `"softmax"` (the default; annealed when `t0` is given) or `"igw"`, inverse gap
