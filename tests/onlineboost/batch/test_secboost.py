@@ -346,7 +346,8 @@ def _obi_fine(F, a, v, c, n=200_001):
     return np.array(out)
 
 
-@pytest.mark.parametrize("F", [*LOSSES[1:], _Sigmoid()], ids=repr)
+@pytest.mark.parametrize("F", [*LOSSES[1:], _Sigmoid()],
+                         ids=lambda F: "1-tanh" if isinstance(F, _Sigmoid) else repr(F))
 @pytest.mark.parametrize("z", [1e-4, 1e-7])  # (at a cusp |v| ~ z^2: 1e-10 is below e's ulp)
 def test_bracketed_offsets_exist_and_meet_the_limit(F, z):
     """Lemma B.4 in practice: for continuous losses an offset is found for every pair of edges,
