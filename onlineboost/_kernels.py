@@ -1010,6 +1010,18 @@ def _phi_into(W, b, z, fourier, phi):
 
 
 @_njit
+def _features_law(cost, W, b, z, fourier, theta, beta, chain_a, mu, law_a, law_b, p, c, phi):
+    r"""The features pulls' common tail, on the model's costs `cost` of the scaled context `z`:
+    $\phi(z)$ into `phi`, $\Theta\phi$ added to `cost` (the numpy round: its raw costs, then
+    the model's added), the softmax law into `p` and its running sums into `c`; False where
+    the law is not finite."""
+    _phi_into(W, b, z, fourier, phi)
+    for a in range(theta.shape[0]):
+        cost[a] = _dot_r(theta[a], phi) + cost[a]
+    return _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c)
+
+
+@_njit
 def pull_round_features(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, weights,
                         optimism, width0, W, b, fourier, theta, beta, chain_a, mu, law_a, law_b,
                         z, p, c, phi):
@@ -1031,10 +1043,8 @@ def pull_round_features(v, scale, count, mean, var, dev, ready, band, clip, max_
     ce = _row(z)
     cost = np.empty(k)
     _model_costs(G, weights, optimism, width0, ce, cost)
-    _phi_into(W, b, z, fourier, phi)
-    for a in range(k):  # (the numpy round: its raw costs Theta phi, then the model's added)
-        cost[a] = _dot_r(theta[a], phi) + cost[a]
-    if not _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c):
+    if not _features_law(cost, W, b, z, fourier, theta, beta, chain_a, mu, law_a, law_b, p, c,
+                         phi):
         return 0
     if scale:  # the round is past its last refusal: the scaler's step is stored
         _store(status, count, mean, var, dev, st)
@@ -1128,10 +1138,8 @@ def pull_round_ridge_features(v, scale, count, mean, var, dev, ready, band, clip
     ce = _row(z)
     cost = np.empty(k)
     _ridge_costs(Pm, Tm, optimism, width0, ce, cost)
-    _phi_into(W, b, z, fourier, phi)
-    for a in range(k):  # (the numpy round: its raw costs Theta phi, then the model's added)
-        cost[a] = _dot_r(theta[a], phi) + cost[a]
-    if not _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c):
+    if not _features_law(cost, W, b, z, fourier, theta, beta, chain_a, mu, law_a, law_b, p, c,
+                         phi):
         return 0
     if scale:
         _store(status, count, mean, var, dev, st)
