@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pickle
 
+import numpy as np
+
 __all__ = ["LINEAR_LEARNER", "assert_pinned", "average_reward", "head", "maboost_fingerprint",
-           "same_state"]
+           "same_state", "shifting_context"]
 
 #: `BoBLO()`'s weak learner until the eighth session (issue 13): `FeaturePolicy` parameters of
 #: the default with no random features of its own, the correction over the context alone. The
@@ -134,3 +136,20 @@ def average_reward(policy, stream) -> float:
         total += reward
         policy.update(arm, context, reward)
     return total / stream.n_rounds
+
+
+def shifting_context(rng, t: int) -> dict:
+    """Round `t`'s context of a stream whose keys move: columns a, b, c, then d from round 150
+    on; b missing every 50th round from 25, the keys reversed every 50th from 30, and the
+    values numpy's scalars (float64, float32) two rounds in three, as data frames give them
+    (the compiled rounds' tests: the general path plays those rounds, the kernels the rest)."""
+    names = ["a", "b", "c"] + (["d"] if t >= 150 else [])
+    c = {n: float(v) for n, v in zip(names, rng.normal(size=len(names)))}
+    if t % 50 == 25:
+        c.pop("b")
+    if t % 50 == 30:
+        c = dict(reversed(list(c.items())))
+    if t % 3:
+        kind = np.float64 if t % 3 == 1 else np.float32
+        c = {n: kind(v) for n, v in c.items()}
+    return c

@@ -18,7 +18,7 @@ from benchmarks.bandit_compare import DATASETS, NONLINEAR
 from onlineboost import BoBLO, _deep_kernels
 from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
 from streams import LinearBandit
-from tests.helpers import LINEAR_LEARNER
+from tests.helpers import LINEAR_LEARNER, shifting_context
 
 warnings.filterwarnings("ignore", category=RuntimeWarning)
 
@@ -350,19 +350,9 @@ def test_new_and_missing_features_take_the_general_path_then_the_kernels():
     rng = np.random.default_rng(0)
     fast = BoBLO(seed=4, n_learners=5)
     slow = _general(BoBLO(seed=4, n_learners=5))
-    names = ["a", "b", "c"]
     deep = 0
     for t in range(500):
-        if t == 150:
-            names = names + ["d"]
-        c = {n: float(v) for n, v in zip(names, rng.normal(size=len(names)))}
-        if t % 50 == 25:
-            c.pop("b")
-        if t % 50 == 30:
-            c = dict(reversed(list(c.items())))
-        if t % 3:
-            kind = np.float64 if t % 3 == 1 else np.float32
-            c = {n: kind(v) for n, v in c.items()}
+        c = shifting_context(rng, t)
         arm = fast.pull([0, 1, 2], c)
         deep += fast._scratch is not None
         assert slow.pull([0, 1, 2], c) == arm

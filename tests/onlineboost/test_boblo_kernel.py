@@ -20,6 +20,7 @@ import learners
 from onlineboost import BoBLO, _kernels, sets
 from onlineboost.boblo import DEFAULT_LEARNER
 from streams import ClassificationBandit, LinearBandit
+from tests.helpers import shifting_context
 
 warnings.filterwarnings("ignore", category=RuntimeWarning)
 
@@ -206,18 +207,8 @@ def test_new_and_missing_features_mid_stream_take_the_numpy_round_then_the_kerne
     pull_round = getattr(_kernels, PULL)
     monkeypatch.setattr(_kernels, PULL,
                         lambda *args: played.append(pull_round(*args)) or played[-1])
-    names = ["a", "b", "c"]
     for t in range(400):
-        if t == 150:
-            names = names + ["d"]
-        c = {n: float(v) for n, v in zip(names, rng.normal(size=len(names)))}
-        if t % 50 == 25:
-            c.pop("b")
-        if t % 50 == 30:
-            c = dict(reversed(list(c.items())))
-        if t % 3:  # (numpy's scalars, as data frames give them)
-            kind = np.float64 if t % 3 == 1 else np.float32
-            c = {n: kind(v) for n, v in c.items()}
+        c = shifting_context(rng, t)
         arm = kernel.pull([0, 1, 2], c)
         assert numpy.pull([0, 1, 2], c) == arm
         assert _rel(kernel.arm_probabilities, numpy.arm_probabilities) <= TOL
