@@ -49,6 +49,12 @@ class NonlinearBandit(BanditStream):
         Seed of the contexts and the noise; two passes with the same seed match.
     n_rounds
         Number of rounds per pass.
+    switch_every
+        `None` (stationary) or the segment length $m \ge 1$ of the switching variant: every $m$
+        rounds the rings move one arm on, arm $a$ taking the ring $\rho_{(a + s) \bmod k}$ in
+        segment $s = \lfloor t/m \rfloor$ (an oblivious adversary; the contexts and the noise
+        are those of the stationary stream with the same seed). A policy that does not forget
+        keeps playing the last segment's arms.
 
     Examples
     --------
@@ -61,9 +67,12 @@ class NonlinearBandit(BanditStream):
     """
 
     def __init__(self, d: int = 2, k: int = 3, gap: float = 0.8, noise: float = 0.5,
-                 seed: int | None = None, n_rounds: int = 10_000):
+                 seed: int | None = None, n_rounds: int = 10_000,
+                 switch_every: int | None = None):
         for name, value, low in (("d", d, 1), ("k", k, 2), ("n_rounds", n_rounds, 1)):
             check_int(name, value, low)
+        if switch_every is not None:
+            check_int("switch_every", switch_every, 1)
         check_real("gap", gap, 0.0, 1.0, low_open=True)
         check_real("noise", noise, 0.0, 1.0)
         check_seed(seed)
@@ -73,17 +82,23 @@ class NonlinearBandit(BanditStream):
         self.noise = noise
         self.seed = seed
         self.n_rounds = n_rounds
+        self.switch_every = switch_every
         self.arm_ids = list(range(k))
 
     def __repr__(self) -> str:
         return (f"NonlinearBandit(d={self.d}, k={self.k}, gap={self.gap}, noise={self.noise}, "
-                f"seed={self.seed}, n_rounds={self.n_rounds})")
+                f"seed={self.seed}, n_rounds={self.n_rounds}"
+                + ("" if self.switch_every is None else f", switch_every={self.switch_every}")
+                + ")")
 
-    def expected(self, C: np.ndarray) -> np.ndarray:
-        r"""The mean rewards $\mu_a(c)$ of every arm for contexts `C` `(m, d)`, shape `(m, k)`."""
+    def expected(self, C: np.ndarray, segment=0) -> np.ndarray:
+        r"""The mean rewards $\mu_a(c)$ of every arm for contexts `C` `(m, d)`, shape `(m, k)`;
+        `segment` $s$ (an int, or one per row): the rings of the switching variant's segment
+        $s$, arm $a$ on ring $(a + s) \bmod k$ (0: the stationary stream's)."""
         C = np.asarray(C, dtype=np.float64)
         rho = special.gammainc(self.d / 2.0, 0.5 * np.einsum("ij,ij->i", C, C))  # chi2_d CDF
-        centres = (np.arange(self.k) + 0.5) / self.k
+        ring = (np.arange(self.k) + np.asarray(segment)[..., None]) % self.k
+        centres = (ring + 0.5) / self.k
         return 0.5 + 0.5 * self.gap * np.cos(2.0 * np.pi * (rho[:, None] - centres))
 
     def _rounds(self):
@@ -94,7 +109,9 @@ class NonlinearBandit(BanditStream):
             m = min(block, self.n_rounds - start)
             C = rng.normal(size=(m, self.d))
             U = rng.random((m, self.k))
-            mu = self.expected(C)  # (m, k), even in each context
+            segment = (0 if self.switch_every is None
+                       else np.arange(start, start + m) // self.switch_every)
+            mu = self.expected(C, segment)  # (m, k), even in each context
             R = (1.0 - self.noise) * mu + self.noise * (U < mu)
             for j in range(m):
                 yield dict(zip(names, C[j].tolist())), R[j], mu[j]

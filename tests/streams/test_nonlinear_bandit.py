@@ -69,9 +69,34 @@ def test_one_reward_query_per_round():
             stream.reward(arm_ids[1])
 
 
+def test_switching_rings_move_one_arm_on_per_segment():
+    """`switch_every=m`: the same contexts and noise draws as the stationary stream; in
+    segment s arm a pays what arm (a + s) mod k pays there (checked against the stationary
+    stream's own expected rewards, column for column), and its rewards stay unbiased."""
+    still = NonlinearBandit(d=2, k=3, noise=1.0, seed=5, n_rounds=2_500)
+    moving = NonlinearBandit(d=2, k=3, noise=1.0, seed=5, n_rounds=2_500, switch_every=1_000)
+    C0, R0, M0 = _log(still)
+    C1, R1, M1 = _log(moving)
+    np.testing.assert_array_equal(C1, C0)
+    segment = np.arange(2_500) // 1_000
+    for s in range(3):
+        rows = segment == s
+        np.testing.assert_array_equal(M1[rows], M0[rows][:, (np.arange(3) + s) % 3])
+    assert not np.array_equal(M1[1_000:], M0[1_000:])
+    np.testing.assert_array_equal(M1[:1_000], M0[:1_000])
+    # the best arm moves: the arm best in segment 0 on a context is best for arm - 1 next
+    best0 = M0.argmax(axis=1)
+    np.testing.assert_array_equal(M1[1_000:2_000].argmax(axis=1), (best0[1_000:2_000] - 1) % 3)
+    diff = R1 - M1  # Bernoulli around the moved means
+    assert np.all(np.abs(diff.mean(axis=0)) < 4 * diff.std(axis=0) / np.sqrt(len(diff)))
+    assert "switch_every=1000" in repr(moving) and "switch_every" not in repr(still)
+
+
 @pytest.mark.parametrize("kwargs", [{"d": 0}, {"d": 1.5}, {"k": 1}, {"k": True}, {"gap": 0.0},
                                     {"gap": 1.5}, {"gap": float("nan")}, {"noise": -0.1},
-                                    {"noise": "a"}, {"n_rounds": 0}, {"seed": 1.5}])
+                                    {"noise": "a"}, {"n_rounds": 0}, {"seed": 1.5},
+                                    {"switch_every": 0}, {"switch_every": 2.5},
+                                    {"switch_every": True}])
 def test_bad_parameters(kwargs):
     with pytest.raises(ValueError, match=next(iter(kwargs))):
         NonlinearBandit(**kwargs)
