@@ -242,7 +242,7 @@ def code_version() -> dict:
     code = git("log", "-1", "--format=%h", "--", "onlineboost", "learners", "streams")
     return {"root": root, "roots": roots, "branch": git("rev-parse", "--abbrev-ref", "HEAD"),
             "commit": code + ("+uncommitted" if dirty else ""),
-            "boblo": ", ".join(f"{k}={v!r}" for k, v in params.items())}
+            "boblo": ", ".join(f"{k}={' '.join(repr(v).split())}" for k, v in params.items())}
 
 
 def run(datas, seeds, jobs, max_rounds) -> dict:

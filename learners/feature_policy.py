@@ -425,6 +425,13 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         else:  # (only for contexts so large that s overflowed)
             P[0] -= u[:, None] * v
 
+    def discount(self, factor: float) -> None:
+        r"""Count every past round $1/$`factor` as much: each arm model's $A \leftarrow
+        A/\text{factor}$ ($A^{-1}$ times `factor`, the penalty's share too, as forgetting
+        discounts it), its weights kept: a drift's reset that keeps the fit as a warm start
+        (`onlineboost.BoBLO`'s `drift_discount`). Not validated."""
+        self._P *= factor
+
     def _learn_features(self, c: np.ndarray, G: np.ndarray) -> None:
         """`learn_vector`'s step for copies with their own random features (G with the model
         taken off): phi and Theta phi from the round's cache (`_phi_costs`, the prediction's
@@ -580,6 +587,11 @@ class FeaturePolicyBoostStack(VectorStackEntries):
             G[1:] = G[0] - np.cumsum(raw[:-1], axis=0)
         self.first.learn_vector(c, G[:1])
         self.rest.learn_vector(c, G[1:])
+
+    def discount(self, factor: float) -> None:
+        """`FeaturePolicyStack.discount` of every copy (copy 1 and copies 2..N)."""
+        self.first.discount(factor)
+        self.rest.discount(factor)
 
 
 class FeaturePolicy(base.Estimator):

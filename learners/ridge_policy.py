@@ -159,6 +159,10 @@ class RidgePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _featur
         else:  # (only for contexts so large that s overflowed)
             P -= u[:, None] * v
 
+    def discount(self, factor: float) -> None:
+        """`learners.FeaturePolicyStack.discount`: $A^{-1}$ times `factor`, the weights kept."""
+        self._P *= factor
+
 
 class RidgePolicy(base.Estimator):
     r"""Weak OCO learner on the simplex: per-arm online ridge cost models, played by softmax.

@@ -18,6 +18,7 @@ from itertools import accumulate
 import numpy as np
 from river import bandit, preprocessing, stats
 from river import base as river_base
+from river import drift as river_drift
 
 from . import _boost_kernels, _deep_kernels, _kernels, losses, scaling, sets
 from ._checks import check_real, check_seed, check_transformer
@@ -167,10 +168,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     0.671), and `BoBLO(n_learners=5)` on it played its arms; 256 features scored the same
     (+0.0041) but its round fell below 3x LinUCB's speed on `LinearBandit` (2.5x), and no
     forgetting alone did not replicate (+0.0005). Forgetting nothing has a price where the
-    stream drifts: on a `LinearBandit` whose arms are redrawn every 1,500 rounds it scored 0.589
-    against 0.598 with `FeaturePolicy(**{**DEFAULT_LEARNER, "forget": 0.999})` (seeds 120-139;
-    LinUCB, which forgets nothing either, about 0.58), which is one argument away; that setting
-    lost 0.014 on `NonlinearBandit` and stayed out of the defaults. It is the doubly robust
+    stream drifts, so since the tenth session the policy forgets on evidence only (**drift**,
+    below). It is the doubly robust
     estimator with a per-arm ridge loss model $m_t$ (LinUCB's own model) whose penalty is chosen
     from the data: two models, $\lambda = 1$ and $\lambda = 100$, learn the same rounds and $m_t$ is
     their exponentially weighted average, weighted by each one's prequential squared error on
@@ -359,6 +358,24 @@ class BoBLO(bandit.base.ContextualPolicy):
     `NonlinearBandit` 0.654 against `LeadExp4`'s 0.622 and N = 1's 0.543
     (`benchmarks/results/40_bandits.md`).
 
+    **Drift** (issue 13, tenth session). `drift_detector` (river's `drift.PageHinkley(mode="up")`
+    by default, at river's own threshold 50, not tuned here) watches the loss of every learnt
+    round; at its alarm every copy's information matrix and the loss model's are divided by
+    `drift_discount` (100: the past counts 1%, the penalty's share too, as forgetting
+    discounts it), their weights kept as a warm start, and `drifts` records the round. Chosen
+    by a rule stated before its runs (`benchmarks/bandit_compare.py`, tenth-session paragraph):
+    on fresh seeds 160-199 of the development streams and 125-144 of `NonlinearBandit` it never
+    alarmed, so it played the same arms as without it; where the arms change (seeds 140-159) it
+    scored 0.617 against 0.589 on a `LinearBandit` whose arms are redrawn every 1,500 of 6,000
+    rounds, and 0.692 against 0.640 on a `NonlinearBandit` whose rings move after 3,000
+    (`switch_every`); `BoBLO(n_learners=5)` gained as much (+0.032 / +0.041). Forgetting
+    throughout instead (`FeaturePolicy(**{**DEFAULT_LEARNER, "forget": 0.999})`, one argument
+    away) gained less there (0.598 on the switching `LinearBandit`) and lost 0.002 (SE 0.0006)
+    on the stationary `NonlinearBandit`. A false alarm costs little (the fits are kept): on a
+    stationary `LinearBandit` of 20,000 rounds river's threshold never alarmed in four runs;
+    half of it (25) alarmed once in each, at a cost of 0.0006. `drift_detector=None` never discounts (the
+    paper's learners, and `BoBLO()` before the tenth session).
+
     `baseline` $b$ is a control variate; on the simplex $f_t - b\mathbf 1$ ranks every point as
     $f_t$ does. `implicit` $c \ge 0$ is implicit exploration (Kocák et al. 2014): the estimate
     is unbiased only for $c = 0$; the default $c = 1$ trades that bias for a variance small
@@ -483,6 +500,16 @@ class BoBLO(bandit.base.ContextualPolicy):
         `StandardScaler` or a default `onlineboost.scaling.RobustStandardScaler` runs as
         BoBLO's own numpy scaler, the robust rule of `onlineboost.scaling` (one context cannot
         poison it).
+    drift_detector
+        A river drift detector of real values (`river.base.DriftDetector`), fed the loss of
+        every learnt round (the played arm's, in $[0, 1]$ on the bandit face; the observed
+        $f_t(x_t)$ on the BLO face); each policy watches with its own clone. Default
+        `river.drift.PageHinkley(mode="up")`: an alarm when the loss's mean rises. `None`: no
+        detection (**drift**, above).
+    drift_discount
+        $f \ge 1$: at an alarm, every copy's information matrix (the `discount` of its stack,
+        for `learners.FeaturePolicy` and `learners.RidgePolicy`; other learners keep theirs)
+        and, under `"dr"`, the loss model's are divided by $f$, their weights kept.
     reward_range
         `(low, high)`, finite, low < high: the range of the bandit face's rewards (default
         `(0.0, 1.0)`). A reward $r$ is learnt as the loss $(h - r)/(h - l)$, so the
@@ -526,7 +553,9 @@ class BoBLO(bandit.base.ContextualPolicy):
                  implicit: float = 1.0, model_l2=(1.0, 100.0), optimism: float = 0.0,
                  width: str = "parameter", aggregate: str | None = "auto",
                  decision_set=None, transformer=preprocessing.StandardScaler(),
-                 reward_range: tuple = (0.0, 1.0), seed: int | None = None):
+                 reward_range: tuple = (0.0, 1.0),
+                 drift_detector=river_drift.PageHinkley(mode="up"),
+                 drift_discount: float = 100.0, seed: int | None = None):
         super().__init__(reward_obj=None, burn_in=0)
         # river's per-arm reward means, made by `stats.Mean` itself: river's factory,
         # `reward_obj.clone`, rebuilds the same `stats.Mean()` through its signature (~30 us
@@ -565,6 +594,12 @@ class BoBLO(bandit.base.ContextualPolicy):
         if transformer is not None:
             check_transformer("transformer", transformer)
         low, high = _reward_range(reward_range)
+        if drift_detector is not None and not isinstance(drift_detector,
+                                                         river_base.DriftDetector):
+            raise ValueError(f"drift_detector must be None or a river drift detector of real "
+                             f"values (river.base.DriftDetector, e.g. river.drift.PageHinkley), "
+                             f"got {drift_detector!r}")
+        _real(drift_discount, "drift_discount", 1.0, math.inf)
         self.learner = learner
         self.n_learners = n_learners
         self.gamma = gamma
@@ -582,7 +617,12 @@ class BoBLO(bandit.base.ContextualPolicy):
         self.decision_set = decision_set
         self.transformer = transformer
         self.reward_range = reward_range
+        self.drift_detector = drift_detector
+        self.drift_discount = drift_discount
         self.seed = seed
+        # (the given detector is a prototype: each policy watches with its own clone)
+        self._detector = None if drift_detector is None else drift_detector.clone()
+        self._drifts = []
         self._low, self._high = low, high
         self._rng = np.random.default_rng(seed)
         self._arms: list | None = None
@@ -691,6 +731,11 @@ class BoBLO(bandit.base.ContextualPolicy):
     reward_range = (0.0, 1.0)
     _low, _high = 0.0, 1.0
     width = "parameter"  # (policies pickled before `width`)
+    # (policies pickled before the drift detector: none)
+    drift_detector = None
+    drift_discount = 100.0
+    _detector = None
+    _drifts = ()
     _fused = False  # (policies pickled before the fused path: the general one)
     #: (a switch for the tests: False keeps the fused round on numpy; off without numba)
     _JIT = _kernels.AVAILABLE
@@ -714,6 +759,27 @@ class BoBLO(bandit.base.ContextualPolicy):
 
     def __repr__(self) -> str:  # river's policy repr is a reward table that fails before a pull
         return river_base.Base.__repr__(self)
+
+    @property
+    def drifts(self) -> list[int]:
+        """The rounds (counted as rounds learnt, from 1) after which `drift_detector` raised
+        an alarm and the past was discounted by `drift_discount`."""
+        return list(self._drifts)
+
+    def _watch(self, loss: float) -> None:
+        """Feed the learnt round's loss to the drift detector; at an alarm, count the past
+        $1/$`drift_discount` as much: every copy's (`discount` of its stack, where it has one)
+        and, under "dr", the loss model's information matrices, their weights kept."""
+        detector = self._detector
+        detector.update(loss)
+        if detector.drift_detected:
+            factor = float(self.drift_discount)
+            copies = self._booco.copies
+            if hasattr(copies, "discount"):
+                copies.discount(factor)
+            if self.estimator == "dr":
+                self._model.discount(factor)
+            self._drifts.append(self._rounds)
 
     @property
     def booco(self) -> BoOCO | None:
@@ -961,6 +1027,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         loss = _real(loss, "loss", -math.inf, math.inf)
         self._check_pending(context)
         self._feedback(loss)
+        if self._detector is not None:
+            self._watch(loss)
 
     # -- the contextual bandit face (river's ContextualPolicy signatures) -----------------------
 
@@ -1043,6 +1111,8 @@ class BoBLO(bandit.base.ContextualPolicy):
             self._feedback_deep(loss)
         else:
             self._feedback(loss)
+        if self._detector is not None:
+            self._watch(loss)
         # river's per-arm reward statistics (`Policy.update`, inlined: no reward scaler here)
         self._rewards[arm_id].update(reward)
         self._counts[arm_id] += 1

@@ -105,6 +105,13 @@ class _ContextCache:
         w = self._widths_unseen(ce, float(tail @ tail))
         return m - self.optimism * np.sqrt(np.maximum(w, 0.0) + self.width0)
 
+    def discount(self, factor: float) -> None:
+        r"""Count every past round $1/$`factor` as much: each arm's (and each penalty's)
+        $A \leftarrow A/\text{factor}$, its weights kept (`BoBLO`'s `drift_discount`). Not
+        validated."""
+        self._discount(factor)
+        self._last = None  # (its widths' rows P c~ moved)
+
     def costs_and_row(self, v: np.ndarray) -> tuple:
         r"""`(costs(v), row)`: the row $\tilde c = (1, v)$ the model uses for `v` (the cached
         array: not to be written to), or None unless the model has exactly v's columns (it
@@ -212,6 +219,9 @@ class RidgeMixture(_ContextCache):
     def _columns(self) -> int:
         return self.G.shape[3]
 
+    def _discount(self, factor: float) -> None:
+        self.G[:, :, :-1] *= factor  # (every P block; the weights' rows kept)
+
     def _means(self, ce: np.ndarray) -> np.ndarray:
         return self.weights.dot(self._T @ ce)
 
@@ -315,6 +325,9 @@ class _ArmRidge(_ContextCache):
 
     def _columns(self) -> int:
         return self.P.shape[1]
+
+    def _discount(self, factor: float) -> None:
+        self.P *= factor
 
     def _means(self, ce: np.ndarray) -> np.ndarray:
         return self.theta.dot(ce)
