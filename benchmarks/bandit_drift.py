@@ -1,0 +1,145 @@
+"""BoBLO under drift: contextual bandits whose arms change mid-stream, against river's LinUCB.
+
+`BoBLO()` watches the loss of every learnt round with a drift detector (river's
+`drift.PageHinkley(mode="up")`); at an alarm its weak learner's and its loss model's
+information matrices are divided by `drift_discount` (100), their fits kept (issue 13, tenth
+session; `onlineboost.BoBLO`, **drift**). This benchmark reports, on evaluation seeds 0-4
+(never tuned on), what that buys where the arms change and what it costs where they do not:
+
+* **switching LinearBandit**: `streams.LinearBandit(d=10, k=5, noise=0.5, n_rounds=6000,
+  switch_every=1500)`, every arm's parameter redrawn every 1,500 rounds;
+* **switching NonlinearBandit**: `streams.NonlinearBandit(d=2, k=3, n_rounds=6000,
+  switch_every=3000)`, the rings moved one arm on after 3,000 rounds;
+* **stationary LinearBandit, 20,000 rounds**: where every alarm is a false one.
+
+Rows: `BoBLO()`; `BoBLO(drift_detector=None)` (no detection, the ninth session's default);
+`BoBLO()`'s learner forgetting throughout (`forget=0.999`, no detector);
+`BoBLO(n_learners=5)`; river's `LinUCBDisjoint` at its defaults (1, 1) and with
+`bandit_compare.LINUCB["LinearBandit"]`'s tuned (alpha, beta), behind river's `StandardScaler`
+and a bias feature. The metric is the progressive average reward, mean ± std over the seeds;
+`alarms` is the mean number of alarms per run and the first alarm's mean round.
+
+    python -m benchmarks.bandit_drift [--seeds 0-4] [--jobs 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import warnings
+
+import numpy as np
+from joblib import Parallel, delayed
+from river import bandit as river_bandit
+from river import compose, preprocessing
+
+from benchmarks import report
+from benchmarks.bandit_compare import LINUCB, _add_bias, parse_seeds
+from onlineboost import BoBLO, evaluate
+from onlineboost.boblo import DEFAULT_LEARNER
+from streams import LinearBandit, NonlinearBandit
+
+STREAMS = {
+    "switching LinearBandit": lambda seed: LinearBandit(
+        d=10, k=5, noise=0.5, seed=seed, n_rounds=6000, switch_every=1500),
+    "switching NonlinearBandit": lambda seed: NonlinearBandit(
+        d=2, k=3, seed=seed, n_rounds=6000, switch_every=3000),
+    "stationary LinearBandit, 20,000 rounds": lambda seed: LinearBandit(
+        d=10, k=5, noise=0.5, seed=seed, n_rounds=20_000),
+}
+TUNED = LINUCB["LinearBandit"]
+POLICIES = ["BoBLO()", "BoBLO(drift_detector=None)", "BoBLO(), forget=0.999, no detector",
+            "BoBLO(n_learners=5)", "river LinUCBDisjoint (1, 1)",
+            f"river LinUCBDisjoint {TUNED} (tuned on LinearBandit)"]
+
+
+def make_policy(name: str, seed: int):
+    """The policy `name` and the transformer `evaluate.bandit` applies before it (or None)."""
+    if name == "BoBLO()":
+        return BoBLO(seed=seed), None
+    if name == "BoBLO(drift_detector=None)":
+        return BoBLO(drift_detector=None, seed=seed), None
+    if name == "BoBLO(), forget=0.999, no detector":
+        import learners
+
+        learner = learners.FeaturePolicy(**{**DEFAULT_LEARNER, "forget": 0.999})
+        return BoBLO(learner=learner, drift_detector=None, seed=seed), None
+    if name == "BoBLO(n_learners=5)":
+        return BoBLO(n_learners=5, seed=seed), None
+    alpha, beta = (1.0, 1.0) if name == "river LinUCBDisjoint (1, 1)" else TUNED
+    scaler = preprocessing.StandardScaler() | compose.FuncTransformer(_add_bias)
+    return river_bandit.LinUCBDisjoint(alpha=alpha, beta=beta, seed=seed), scaler
+
+
+def run_one(name: str, data_name: str, seed: int) -> tuple[float, list]:
+    """(average reward, the alarms' rounds: [] for policies without a detector)."""
+    warnings.simplefilter("ignore")
+    policy, transformer = make_policy(name, seed)
+    result = evaluate.bandit(policy, STREAMS[data_name](seed), skyline=None,
+                             transformer=transformer)
+    return float(result.average_reward), list(getattr(policy, "drifts", []))
+
+
+def markdown(res: dict, seeds: list) -> str:
+    datas = list(STREAMS)
+    lines = ["## Contextual bandits under drift", "",
+             f"`python -m benchmarks.bandit_drift` — {report.machine()}. Seeds "
+             f"{seeds[0]}-{seeds[-1]} (the evaluation seeds; never tuned on); the progressive "
+             "average reward, mean ± std over seeds; `alarms`: the mean number of drift alarms "
+             "per run (first alarm's mean round). Streams and rows: the module docstring.", "",
+             "| policy | " + " | ".join(datas) + " |", "|---|" + "---:|" * len(datas)]
+    for name in POLICIES:
+        cells = []
+        for d in datas:
+            rewards = np.array([r for r, _ in res[name][d]])
+            cell = f"{rewards.mean():.3f} ± {rewards.std():.3f}"
+            if name.startswith("BoBLO()") or name == "BoBLO(n_learners=5)":
+                alarms = [a for _, a in res[name][d]]
+                if name in ("BoBLO()", "BoBLO(n_learners=5)"):
+                    firsts = [a[0] for a in alarms if a]
+                    first = f", first {np.mean(firsts):,.0f}" if firsts else ""
+                    cell += f" (alarms {np.mean([len(a) for a in alarms]):.1f}{first})"
+            cells.append(cell)
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    on, off = res["BoBLO()"], res["BoBLO(drift_detector=None)"]
+    diffs = []
+    for d in datas:
+        diff = np.array([a for a, _ in on[d]]) - np.array([b for b, _ in off[d]])
+        diffs.append(f"{d} {diff.mean():+.4f} (SE {diff.std(ddof=1) / np.sqrt(len(diff)):.4f})")
+    lines += ["", "`BoBLO()` minus `BoBLO(drift_detector=None)`, paired by seed: "
+              + "; ".join(diffs) + "."]
+    lines += ["", NOTE]
+    return "\n".join(lines)
+
+
+NOTE = """**Tenth session.** The detector and its discount were chosen by a rule written before
+its runs on fresh tuning seeds (`bandit_compare`'s tenth-session paragraph): no alarm, hence
+the same arms, on seeds 160-199 of the three development streams and 125-144 of
+`NonlinearBandit`; +0.028 (SE 0.0025) on the switching `LinearBandit` and +0.052 (SE 0.0033) on
+the switching `NonlinearBandit` over `BoBLO(drift_detector=None)` (seeds 140-159). Its
+threshold is river's own default (50), not tuned: half of it (25) caught the switches sooner on
+tuning seeds but alarmed once in each of four stationary `LinearBandit` runs of 20,000 rounds.
+Forgetting throughout (`forget=0.999`) adapts too, but more slowly than a discount at an alarm,
+and it costs a little on stationary streams (-0.002, SE 0.0006, on `NonlinearBandit`, seeds
+105-124). LinUCB forgets nothing: after a switch it keeps playing what paid before."""
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", default="0-4")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--quick", action="store_true", help="one seed, print only")
+    args = parser.parse_args(argv)
+    seeds = [0] if args.quick else parse_seeds(args.seeds)
+    tasks = [(p, d, s) for p in POLICIES for d in STREAMS for s in seeds]
+    out = Parallel(n_jobs=args.jobs)(delayed(run_one)(*t) for t in tasks)
+    res: dict = {}
+    for (p, d, _), r in zip(tasks, out):
+        res.setdefault(p, {}).setdefault(d, []).append(r)
+    text = markdown(res, seeds)
+    print(text)
+    if not args.quick:
+        report.write_section("bandit_drift", text)
+
+
+if __name__ == "__main__":
+    main()
