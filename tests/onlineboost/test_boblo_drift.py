@@ -225,3 +225,27 @@ def test_discount_is_ridge_with_the_past_weighted_down(factor):
             np.testing.assert_allclose(T1[j, 1], _ridge(A1, A @ Ts[j, 1] / factor + ce * loss),
                                        rtol=1e-8, atol=1e-10)
             np.testing.assert_allclose(P1[j, 0], factor * Ps[j, 0])  # arm 0: only discounted
+
+
+@pytest.mark.parametrize("estimator", ["ips", "paper"])
+def test_other_estimators_discount_the_copies_and_leave_the_unused_model(estimator):
+    """Without the "dr" loss model only the copies carry a past to discount; the model the
+    policy holds (unused) is left as it was."""
+    stream = lambda: LinearBandit(d=3, k=3, seed=4, n_rounds=25)  # noqa: E731
+    kw = dict(learner=learners.FeaturePolicy(n_features=4), estimator=estimator, seed=0)
+    policy = BoBLO(drift_detector=AlarmAt((25,)), drift_discount=3.0, **kw)
+    twin = BoBLO(drift_detector=None, **kw)
+    assert _play(policy, stream()) == _play(twin, stream())
+    assert policy.drifts == [25]
+    np.testing.assert_array_equal(policy.booco.copies._P, 3.0 * twin.booco.copies._P)
+    np.testing.assert_array_equal(policy._model.G, twin._model.G)
+
+
+def test_a_learner_without_discount_keeps_its_state_and_the_model_is_discounted():
+    stream = lambda: LinearBandit(d=3, k=3, seed=4, n_rounds=25)  # noqa: E731
+    policy = BoBLO(learner=learners.SoftmaxPolicy(), drift_detector=AlarmAt((25,)), seed=0)
+    twin = BoBLO(learner=learners.SoftmaxPolicy(), drift_detector=None, seed=0)
+    assert _play(policy, stream()) == _play(twin, stream())
+    assert policy.drifts == [25] and not hasattr(policy.booco.copies, "discount")
+    assert pickle.dumps(policy.booco) == pickle.dumps(twin.booco)
+    np.testing.assert_array_equal(policy._model.G[:, :, :-1], 100.0 * twin._model.G[:, :, :-1])
