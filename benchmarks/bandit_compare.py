@@ -1864,11 +1864,11 @@ Screens over the new default on seeds 100-119 afterwards (scratch, nothing chose
 **Tenth session (issue 13: drift).** The ninth session's forgetting rule failed only its
 five-seed `NonlinearBandit` part, so it was re-tested under a rule written before its runs with
 a better-powered part (fresh seeds 105-124, within 0.01 and not below by more than two paired
-SE): forgetting 0.999 scored 0.7049 against 0.7068, -0.0020 (SE 0.0006), and failed again; on
-a `NonlinearBandit` whose rings move after 3,000 of 6,000 rounds (reported only) it gained
-+0.035 (SE 0.005). Forgetting throughout costs a little everywhere to gain where the stream
-changes, so the policy now forgets on evidence: a Page-Hinkley test on the played arm's loss
-(river's `drift.PageHinkley(mode="up")`) whose alarm divides every copy's and the loss model's
+SE): forgetting 0.999 scored 0.7049 against 0.7068, -0.0020 (SE 0.0006), and failed again; on a
+`NonlinearBandit` whose rings move after 3,000 of 6,000 rounds (reported only) it gained +0.035
+(SE 0.005). Forgetting throughout costs a little everywhere to gain where the stream changes, so
+the policy now forgets on evidence: a Page-Hinkley test on the played arm's loss (river's
+`drift.PageHinkley(mode="up")`) whose alarm divides every copy's and the loss model's
 information matrices by `drift_discount` (their fits kept). Prototype screens on tuning seeds
 (scratch; switching `LinearBandit` seeds 120-129 / switching `NonlinearBandit` 200-204): no
 detector 0.587 / 0.652; alarm -> forgetting 0.999 from then on 0.592 / 0.664; alarm -> the
@@ -1877,19 +1877,21 @@ model's alone 0.633 / 0.621: the copies fit residuals of the model and must foll
 threshold 25 / 50 / 15: 0.628 / 0.614 / 0.637 on the switching `LinearBandit`, but on a
 stationary `LinearBandit` of 20,000 rounds 25 alarmed once in each of four runs (after
 8,500-16,000 rounds; -0.0006) and 50, river's default, never: river's threshold it is, not
-tuned. The rule (written before its runs, on the implementation): (a) on fresh seeds 160-199
-of the three development streams and 125-144 of `NonlinearBandit` not below
-`drift_detector=None` by more than two paired SE; (b) above it by more than two paired SE on
-both drifting streams (fresh seeds 140-159); (c) `BoBLO(n_learners=5)` likewise not below its
-detector-free self on them (seeds 140-149) nor on the development streams (seeds 160-169); (d)
-`bandit_speed` >= 3x tuned LinUCB on each development stream. (a) no alarm in 140 runs: the
-same arms, 0.8781 / 0.8652 / 0.6595 and 0.6933. (b) +0.0283 (SE 0.0025; 0.617 against 0.589)
-and +0.0524 (SE 0.0033; 0.692 against 0.640). (c) N = 5 +0.0323 (SE 0.0043) and +0.0414
-(0.0032); the development streams identical. (d) `bandit_speed` on the merged code: 4.94x / 6.47x / 3.74x (the detector, river's own Python, costs 2-3 us of a 57-66 us round, measured interleaved). **`BoBLO()` now watches for
-drift** (`drift_detector=None` is the former policy). Evaluation seeds 0-4: no alarm on any
-development stream nor `NonlinearBandit` at N = 1 or 5, so the tables above stand as they
-are; on the 17 held-out streams (`bandit_heldout`) no alarm either, every reward the ninth session's (0.847); `benchmarks/bandit_drift.py` has the drifting
-streams on the evaluation seeds with LinUCB.
+tuned. The rule (written before its runs, on the implementation): (a) on fresh seeds 160-199 of
+the three development streams and 125-144 of `NonlinearBandit` not below `drift_detector=None`
+by more than two paired SE; (b) above it by more than two paired SE on both drifting streams
+(fresh seeds 140-159); (c) `BoBLO(n_learners=5)` likewise not below its detector-free self on
+them (seeds 140-149) nor on the development streams (seeds 160-169); (d) `bandit_speed` >= 3x
+tuned LinUCB on each development stream. (a) no alarm in 140 runs: the same arms, 0.8781 /
+0.8652 / 0.6595 and 0.6933. (b) +0.0283 (SE 0.0025; 0.617 against 0.589) and +0.0524 (SE 0.0033;
+0.692 against 0.640). (c) N = 5 +0.0323 (SE 0.0043) and +0.0414 (0.0032); the development
+streams identical. (d) `bandit_speed` on the merged code: 4.94x / 6.47x / 3.74x (the detector,
+river's own Python, costs 2-3 us of a 57-66 us round, measured interleaved). **`BoBLO()` now
+watches for drift** (`drift_detector=None` is the former policy). Evaluation seeds 0-4: no alarm
+on any development stream nor `NonlinearBandit` at N = 1 or 5, so the tables above stand as they
+are; on the 17 held-out streams (`bandit_heldout`) no alarm either, every reward the ninth
+session's (0.847); `benchmarks/bandit_drift.py` has the drifting streams on the evaluation seeds
+with LinUCB.
 
 Issue 13's targets, where they stand after the seventh session: unchanged from the sixth (the
 seventh changed no arithmetic of the defaults; `bandit_heldout` has 17 held-out streams now,

@@ -373,8 +373,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     away) gained less there (0.598 on the switching `LinearBandit`) and lost 0.002 (SE 0.0006)
     on the stationary `NonlinearBandit`. A false alarm costs little (the fits are kept): on a
     stationary `LinearBandit` of 20,000 rounds river's threshold never alarmed in four runs;
-    half of it (25) alarmed once in each, at a cost of 0.0006. `drift_detector=None` never discounts (the
-    paper's learners, and `BoBLO()` before the tenth session).
+    half of it (25) alarmed once in each, at a cost of 0.0006. `drift_detector=None` never
+    discounts (the paper's learners, and `BoBLO()` before the tenth session).
 
     `baseline` $b$ is a control variate; on the simplex $f_t - b\mathbf 1$ ranks every point as
     $f_t$ does. `implicit` $c \ge 0$ is implicit exploration (Kocák et al. 2014): the estimate
@@ -401,12 +401,12 @@ class BoBLO(bandit.base.ContextualPolicy):
     values of their parameters) runs compiled by numba (`onlineboost._kernels`: the numpy
     round's steps on its own state arrays, equal to rounding, the same arms on the development
     streams): about 2.8-3.4x its numpy round, and 4.9x / 6.5x / 3.7x river's tuned LinUCB's
-    decisions/s on ImageSegments / digits / `LinearBandit`, 2.2x-5.8x LinUCB's (defaults) on
-    17 held-out streams, the first round and the scaler's warm-up included; below 3x on
-    fourteen of those, with 2-10 context columns, where LinUCB's round is cheapest
-    (`benchmarks/results/bandit_speed.md`, tenth session, with the drift detector, whose
-    update is river's Python: 2-3 us of a 57-66 us round; the eighth session's 64-feature
-    learner 5.9x / 8.3x / 4.7x, the linear one before it 7.3x / 10.4x / 5.6x). `BoBLO(n_learners=N > 1)`'s
+    decisions/s on ImageSegments / digits / `LinearBandit`, 2.2x-5.8x LinUCB's (defaults) on 17
+    held-out streams, the first round and the scaler's warm-up included; below 3x on fourteen of
+    those, with 2-10 context columns, where LinUCB's round is cheapest
+    (`benchmarks/results/bandit_speed.md`, tenth session, with the drift detector, whose update
+    is river's Python: 2-3 us of a 57-66 us round; the eighth session's 64-feature learner 5.9x
+    / 8.3x / 4.7x, the linear one before it 7.3x / 10.4x / 5.6x). `BoBLO(n_learners=N > 1)`'s
     bandit round with the default learner (the `"dr"` estimate, `aggregate="auto"`, i.e.
     `FitLead`, a `RidgeMixture`, its own scaler or none) runs as two compiled calls too
     (`onlineboost._deep_kernels`: the scaler, the model, every copy's costs and law, BoOCO's
