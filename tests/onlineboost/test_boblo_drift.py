@@ -249,3 +249,14 @@ def test_a_learner_without_discount_keeps_its_state_and_the_model_is_discounted(
     assert policy.drifts == [25] and not hasattr(policy.booco.copies, "discount")
     assert pickle.dumps(policy.booco) == pickle.dumps(twin.booco)
     np.testing.assert_array_equal(policy._model.G[:, :, :-1], 100.0 * twin._model.G[:, :, :-1])
+
+
+def test_a_ridge_policy_is_discounted_too():
+    stream = lambda: LinearBandit(d=3, k=3, seed=4, n_rounds=25)  # noqa: E731
+    policy = BoBLO(learner=learners.RidgePolicy(), drift_detector=AlarmAt((25,)),
+                   drift_discount=5.0, seed=0)
+    twin = BoBLO(learner=learners.RidgePolicy(), drift_detector=None, seed=0)
+    assert _play(policy, stream()) == _play(twin, stream())
+    assert policy.drifts == [25]
+    np.testing.assert_array_equal(policy.booco.copies._P, 5.0 * twin.booco.copies._P)
+    np.testing.assert_array_equal(policy.booco.copies._theta, twin.booco.copies._theta)
