@@ -1,0 +1,64 @@
+"""onlineboost.drift.RisingMean: river's ADWIN, whose alarms count only where the mean rose."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from river import drift
+
+from onlineboost.drift import RisingMean
+
+
+def _stream(levels, seed=0, noise=0.1):
+    rng = np.random.default_rng(seed)
+    return (np.repeat(levels, 1000) + noise * rng.normal(size=1000 * len(levels))).tolist()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_alarms_are_adwins_cuts_that_raised_its_mean(seed):
+    """Against ADWIN fed the same values: an alarm exactly where ADWIN cut its window and
+    the kept window's mean is above the mean before the update."""
+    xs = _stream([0.6, 0.3, 0.3, 0.7, 0.2, 0.5], seed)
+    rising, adwin = RisingMean(), drift.ADWIN()
+    got, expected, cuts = [], [], []
+    for t, x in enumerate(xs):
+        before = adwin.estimation
+        adwin.update(x)
+        rising.update(x)
+        if adwin.drift_detected:
+            cuts.append(t)
+            if adwin.estimation > before:
+                expected.append(t)
+        if rising.drift_detected:
+            got.append(t)
+        assert rising.estimation == adwin.estimation
+    assert got == expected
+    assert set(got) < set(cuts)  # the falls (0.6 -> 0.3, 0.7 -> 0.2) are cuts, not alarms
+
+
+def test_a_rise_alarms_a_fall_does_not():
+    rising = RisingMean()
+    alarms = []
+    for t, x in enumerate(_stream([0.3, 0.3, 0.6])):  # a rise at 2000
+        rising.update(x)
+        alarms += [t] * rising.drift_detected
+    assert len(alarms) >= 1 and 2000 <= alarms[0] < 2200
+    falling = RisingMean()
+    for x in _stream([0.7, 0.7, 0.2, 0.2]):
+        falling.update(x)
+        assert not falling.drift_detected
+
+
+def test_the_flag_holds_for_one_update_and_clones_start_afresh():
+    rising = RisingMean(delta=0.01)
+    xs = _stream([0.2, 0.8])
+    flags = []
+    for x in xs:
+        rising.update(x)
+        flags.append(rising.drift_detected)
+    first = flags.index(True)
+    assert not flags[first + 1]
+    clone = rising.clone()
+    assert clone.delta == 0.01 and clone.estimation == 0.0 and not clone.drift_detected
+    assert rising._get_params() == {"delta": 0.01, "clock": 32, "max_buckets": 5,
+                                    "min_window_length": 5, "grace_period": 10}
