@@ -18,13 +18,13 @@ from itertools import accumulate
 import numpy as np
 from river import bandit, preprocessing, stats
 from river import base as river_base
-from river import drift as river_drift
 
 from . import _boost_kernels, _deep_kernels, _kernels, losses, scaling, sets
 from ._checks import check_real, check_seed, check_transformer
 from ._contexts import ContextVectors
 from .booco import BoOCO
 from .depth import FitLead
+from .drift import RisingMean
 from .exp4 import LeadExp4
 from .loss_model import RidgeMixture, _ArmRidge  # (`_ArmRidge`: also for pickles naming it here)
 from .scaling import RobustStandardScaler
@@ -358,22 +358,27 @@ class BoBLO(bandit.base.ContextualPolicy):
     `NonlinearBandit` 0.654 against `LeadExp4`'s 0.622 and N = 1's 0.543
     (`benchmarks/results/40_bandits.md`).
 
-    **Drift** (issue 13, tenth session). `drift_detector` (river's `drift.PageHinkley(mode="up")`
-    by default, at river's own threshold 50, not tuned here) watches the loss of every learnt
+    **Drift** (issue 13, tenth session). `drift_detector` (`onlineboost.drift.RisingMean` by
+    default: river's ADWIN at river's own confidence $\delta = 0.002$, not tuned here, whose
+    alarms count only where its window's mean loss rose) watches the loss of every learnt
     round; at its alarm every copy's information matrix and the loss model's are divided by
     `drift_discount` (100: the past counts 1%, the penalty's share too, as forgetting
     discounts it), their weights kept as a warm start, and `drifts` records the round. Chosen
-    by a rule stated before its runs (`benchmarks/bandit_compare.py`, tenth-session paragraph):
-    on fresh seeds 160-199 of the development streams and 125-144 of `NonlinearBandit` it never
-    alarmed, so it played the same arms as without it; where the arms change (seeds 140-159) it
-    scored 0.617 against 0.589 on a `LinearBandit` whose arms are redrawn every 1,500 of 6,000
-    rounds, and 0.692 against 0.640 on a `NonlinearBandit` whose rings move after 3,000
-    (`switch_every`); `BoBLO(n_learners=5)` gained as much (+0.032 / +0.041). Forgetting
-    throughout instead (`FeaturePolicy(**{**DEFAULT_LEARNER, "forget": 0.999})`, one argument
-    away) gained less there (0.598 on the switching `LinearBandit`) and lost 0.002 (SE 0.0006)
-    on the stationary `NonlinearBandit`. A false alarm costs little (the fits are kept): on a
-    stationary `LinearBandit` of 20,000 rounds river's threshold never alarmed in four runs;
-    half of it (25) alarmed once in each, at a cost of 0.0006. `drift_detector=None` never
+    by two rules stated before their runs (`benchmarks/bandit_compare.py`, tenth-session
+    paragraph). The first, for river's `drift.PageHinkley(mode="up")`: on fresh seeds 160-199
+    of the development streams and 125-144 of `NonlinearBandit` it never alarmed (the same
+    arms as without it); where the arms change (seeds 140-159) it scored 0.617 against 0.589
+    on a `LinearBandit` whose arms are redrawn every 1,500 of 6,000 rounds, and 0.692 against
+    0.640 on a `NonlinearBandit` whose rings move after 3,000 (`switch_every`). The second
+    replaced it by `RisingMean`, whose reference is the recent loss level, not the learning
+    phase's (Page-Hinkley's mean includes it, so it caught most first switches of that
+    `LinearBandit` only after the second): again no alarm on fresh seeds 200-239 and 145-164,
+    and +0.019 (SE 0.0015) / +0.008 (SE 0.0031) over Page-Hinkley on the two drifting streams
+    (seeds 160-179); `BoBLO(n_learners=5)` gained as much. Forgetting throughout instead
+    (`FeaturePolicy(**{**DEFAULT_LEARNER, "forget": 0.999})`, one argument away) gained less
+    there (0.598 on the switching `LinearBandit`) and lost 0.002 (SE 0.0006) on the stationary
+    `NonlinearBandit`. A false alarm costs little (the fits are kept); on a stationary
+    `LinearBandit` of 20,000 rounds neither detector alarmed. `drift_detector=None` never
     discounts (the paper's learners, and `BoBLO()` before the tenth session).
 
     `baseline` $b$ is a control variate; on the simplex $f_t - b\mathbf 1$ ranks every point as
@@ -400,13 +405,13 @@ class BoBLO(bandit.base.ContextualPolicy):
     weak learner on the loss model, a `RidgeMixture` or one penalty's, its own scaler, and any
     values of their parameters) runs compiled by numba (`onlineboost._kernels`: the numpy
     round's steps on its own state arrays, equal to rounding, the same arms on the development
-    streams): about 2.8-3.4x its numpy round, and 4.9x / 6.5x / 3.7x river's tuned LinUCB's
+    streams): about 2.7-3.4x its numpy round, and 4.8x / 5.8x / 3.7x river's tuned LinUCB's
     decisions/s on ImageSegments / digits / `LinearBandit`, 2.2x-5.8x LinUCB's (defaults) on 17
     held-out streams, the first round and the scaler's warm-up included; below 3x on fourteen of
     those, with 2-10 context columns, where LinUCB's round is cheapest
     (`benchmarks/results/bandit_speed.md`, tenth session, with the drift detector, whose update
-    is river's Python: 2-3 us of a 57-66 us round; the eighth session's 64-feature learner 5.9x
-    / 8.3x / 4.7x, the linear one before it 7.3x / 10.4x / 5.6x). `BoBLO(n_learners=N > 1)`'s
+    is river's ADWIN, about 0.5 us; the eighth session's 64-feature learner 5.9x / 8.3x / 4.7x,
+    the linear one before it 7.3x / 10.4x / 5.6x). `BoBLO(n_learners=N > 1)`'s
     bandit round with the default learner (the `"dr"` estimate, `aggregate="auto"`, i.e.
     `FitLead`, a `RidgeMixture`, its own scaler or none) runs as two compiled calls too
     (`onlineboost._deep_kernels`: the scaler, the model, every copy's costs and law, BoOCO's
@@ -505,7 +510,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         A river drift detector of real values (`river.base.DriftDetector`), fed the loss of
         every learnt round (the played arm's, in $[0, 1]$ on the bandit face; the observed
         $f_t(x_t)$ on the BLO face); each policy watches with its own clone. Default
-        `river.drift.PageHinkley(mode="up")`: an alarm when the loss's mean rises. `None`: no
+        `onlineboost.drift.RisingMean()`: an alarm when the loss's mean rises. `None`: no
         detection (**drift**, above).
     drift_discount
         $f \ge 1$: at an alarm, every copy's information matrix (the `discount` of its stack,
@@ -555,7 +560,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                  width: str = "parameter", aggregate: str | None = "auto",
                  decision_set=None, transformer=preprocessing.StandardScaler(),
                  reward_range: tuple = (0.0, 1.0),
-                 drift_detector=river_drift.PageHinkley(mode="up"),
+                 drift_detector=RisingMean(),
                  drift_discount: float = 100.0, seed: int | None = None):
         super().__init__(reward_obj=None, burn_in=0)
         # river's per-arm reward means, made by `stats.Mean` itself: river's factory,
@@ -598,8 +603,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         if drift_detector is not None and not isinstance(drift_detector,
                                                          river_base.DriftDetector):
             raise ValueError(f"drift_detector must be None or a river drift detector of real "
-                             f"values (river.base.DriftDetector, e.g. river.drift.PageHinkley), "
-                             f"got {drift_detector!r}")
+                             f"values (river.base.DriftDetector, e.g. "
+                             f"onlineboost.drift.RisingMean), got {drift_detector!r}")
         _real(drift_discount, "drift_discount", 1.0, math.inf)
         self.learner = learner
         self.n_learners = n_learners

@@ -9,6 +9,7 @@ from river import drift
 
 from benchmarks import bandit_drift as bd
 from onlineboost import BoBLO
+from onlineboost.drift import RisingMean
 
 
 @pytest.mark.parametrize("name", bd.POLICIES)
@@ -20,7 +21,8 @@ def test_rows_build_what_they_name(name):
         return
     assert isinstance(policy, BoBLO) and transformer is None
     watches = name in ("BoBLO()", "BoBLO(n_learners=5)")
-    assert isinstance(policy._detector, drift.PageHinkley) is watches
+    assert isinstance(policy._detector, RisingMean) is watches
+    assert isinstance(policy._detector, drift.PageHinkley) is (name == bd.PAGE_HINKLEY)
     assert policy.n_learners == (5 if "n_learners=5" in name else 1)
     forget = policy.learner.forget if policy.learner is not None else 1.0
     assert forget == (0.999 if "forget=0.999" in name else 1.0)

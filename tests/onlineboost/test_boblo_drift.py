@@ -12,6 +12,7 @@ from river import drift
 
 import learners
 from onlineboost import BoBLO, evaluate, sets
+from onlineboost.drift import RisingMean
 from onlineboost.loss_model import RidgeMixture, _ArmRidge
 from streams import LinearBandit, NonlinearBandit
 
@@ -115,7 +116,7 @@ def test_the_blo_face_watches_its_losses_too():
 ], ids=["switching LinearBandit", "switching NonlinearBandit"])
 def test_the_default_detector_recovers_from_a_switch(make):
     """On streams whose arms are redrawn (LinearBandit every 1,500 rounds; NonlinearBandit's
-    rings moved after 3,000) the default Page-Hinkley test alarms after the first switch, not
+    rings moved after 3,000) the default detector alarms after the first switch, not
     before it, and the discounted policy earns clearly more than one that never forgets."""
     watched = BoBLO(seed=0)
     blind = BoBLO(drift_detector=None, seed=0)
@@ -134,14 +135,17 @@ def test_the_default_detector_stays_quiet_on_a_stationary_stream():
 
 
 def test_each_policy_watches_with_its_own_detector():
-    prototype = drift.PageHinkley(mode="up")
+    prototype = RisingMean(delta=0.01)
     a, b = BoBLO(drift_detector=prototype, seed=0), BoBLO(drift_detector=prototype, seed=0)
     assert a._detector is not prototype and a._detector is not b._detector
     _play(a, LinearBandit(seed=0, n_rounds=50))
-    assert b._detector._x_mean.n == 0 and prototype._x_mean.n == 0
+    assert a._detector._adwin.width == 50
+    assert b._detector._adwin.width == 0 and prototype._adwin.width == 0
     clone = a.clone()
-    assert isinstance(clone.drift_detector, drift.PageHinkley) and clone._detector._x_mean.n == 0
-    assert BoBLO().drift_detector.mode == "up" and BoBLO().drift_discount == 100.0
+    assert isinstance(clone.drift_detector, RisingMean) and clone._detector._adwin.width == 0
+    assert clone._detector.delta == 0.01
+    assert type(BoBLO().drift_detector) is RisingMean and BoBLO().drift_discount == 100.0
+    assert BoBLO().drift_detector._get_params() == RisingMean()._get_params()
 
 
 def test_a_pickled_policy_keeps_watching_where_it_was():
@@ -260,3 +264,20 @@ def test_a_ridge_policy_is_discounted_too():
     assert policy.drifts == [25]
     np.testing.assert_array_equal(policy.booco.copies._P, 5.0 * twin.booco.copies._P)
     np.testing.assert_array_equal(policy.booco.copies._theta, twin.booco.copies._theta)
+
+
+def test_the_default_detector_survives_a_pickle_mid_stream():
+    """`onlineboost run` checkpoints policies by pickling them: ADWIN's window must come back
+    whole, so a policy pickled before the switch alarms where the uninterrupted one does."""
+    mine, theirs = (NonlinearBandit(d=2, k=3, seed=3, n_rounds=4000, switch_every=2000)
+                    for _ in range(2))
+    policy, twin = BoBLO(seed=0), BoBLO(seed=0)
+    for t, ((context, arm_ids), _) in enumerate(zip(mine, theirs)):
+        if t == 1500:
+            policy = pickle.loads(pickle.dumps(policy))
+        arm = policy.pull(arm_ids, context)
+        assert twin.pull(arm_ids, context) == arm
+        policy.update(arm, context, mine.reward(arm))
+        twin.update(arm, context, theirs.reward(arm))
+    assert policy.drifts == twin.drifts and 2000 < policy.drifts[0] < 3000
+    np.testing.assert_array_equal(policy.booco.copies._P, twin.booco.copies._P)
