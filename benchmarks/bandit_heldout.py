@@ -472,11 +472,12 @@ STAGGER +0.018, Mixed +0.015, Phishing +0.008, breast_cancer +0.005) and behind 
 5, plays `BoBLO()`'s arms on 14 of the 17 and switched on some seeds of Bananas, StumpMixture
 and Agrawal (N = 5: -0.009, +0.008, +0.002; 0.847 in the mean at every depth).
 
-Reading (tenth session: `BoBLO()` watches for drift, river's `drift.PageHinkley` on the played
-arm's loss, chosen by a rule on the development streams and two drifting synthetic streams
-(`bandit_compare`'s tenth-session paragraph)). These streams are shuffled, hence stationary:
-the detector raised no alarm on any of them, at any depth, and every reward is the ninth
-session's to the last digit (0.847). What it buys where the arms change is in
+Reading (tenth session: `BoBLO()` watches for drift, a detector on the played arm's loss,
+chosen by two rules on the development streams and two drifting synthetic streams
+(`bandit_compare`'s tenth-session paragraph): river's `drift.PageHinkley`, then
+`onlineboost.drift.RisingMean`, two recorded versions). These streams are shuffled, hence
+stationary: neither detector raised an alarm on any of them, at any depth, and every reward is
+the ninth session's to the last digit (0.847). What it buys where the arms change is in
 `benchmarks/bandit_drift.py`."""
 
 
