@@ -10,8 +10,12 @@ which a rise is measured is the recent loss level, not the learning phase's.
 
 from __future__ import annotations
 
+import math
+
 from river import base
 from river import drift as river_drift
+
+from ._checks import check_int, check_real
 
 __all__ = ["RisingMean"]
 
@@ -26,7 +30,7 @@ class RisingMean(base.DriftDetector):
     Parameters
     ----------
     delta
-        ADWIN's confidence $\delta \in (0, 1)$: the bound on the probability of a cut where the
+        ADWIN's confidence $\delta \in (0, 1]$: the bound on the probability of a cut where the
         mean did not change.
     clock
         How often (in updates) ADWIN checks for a cut.
@@ -53,6 +57,11 @@ class RisingMean(base.DriftDetector):
 
     def __init__(self, delta: float = 0.002, clock: int = 32, max_buckets: int = 5,
                  min_window_length: int = 5, grace_period: int = 10):
+        check_real("delta", delta, 0.0, 1.0, low_open=True)
+        check_int("clock", clock, 1)
+        check_int("max_buckets", max_buckets, 1)
+        check_int("min_window_length", min_window_length, 1)
+        check_int("grace_period", grace_period, 0)
         super().__init__()
         self.delta = delta
         self.clock = clock
@@ -69,6 +78,13 @@ class RisingMean(base.DriftDetector):
         return self._adwin.estimation
 
     def update(self, x):
+        """Feed a value: a finite real (else `ValueError`, nothing moved)."""
+        try:
+            finite = math.isfinite(x) and not isinstance(x, (bool, str))
+        except TypeError:
+            finite = False
+        if not finite:
+            raise ValueError(f"x must be a finite real number, got {x!r}")
         adwin = self._adwin
         before = adwin.estimation
         adwin.update(x)

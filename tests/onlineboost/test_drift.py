@@ -62,3 +62,25 @@ def test_the_flag_holds_for_one_update_and_clones_start_afresh():
     assert clone.delta == 0.01 and clone.estimation == 0.0 and not clone.drift_detected
     assert rising._get_params() == {"delta": 0.01, "clock": 32, "max_buckets": 5,
                                     "min_window_length": 5, "grace_period": 10}
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"delta": 0.0}, "delta"), ({"delta": 1.5}, "delta"), ({"delta": float("nan")}, "delta"),
+    ({"clock": 0}, "clock"), ({"clock": 2.5}, "clock"), ({"max_buckets": 0}, "max_buckets"),
+    ({"min_window_length": 0}, "min_window_length"), ({"grace_period": -1}, "grace_period"),
+])
+def test_bad_parameters(kwargs, name):
+    # (river's ADWIN takes them unchecked; clock=0 panics in its Rust core at the first value)
+    with pytest.raises(ValueError, match=name):
+        RisingMean(**kwargs)
+
+
+@pytest.mark.parametrize("x", [float("nan"), float("inf"), "0.5", None, True])
+def test_a_bad_value_is_refused_and_moves_nothing(x):
+    rising = RisingMean()
+    for v in _stream([0.3])[:100]:
+        rising.update(v)
+    before = (rising.estimation, rising._adwin.width)
+    with pytest.raises(ValueError, match="x"):
+        rising.update(x)
+    assert (rising.estimation, rising._adwin.width) == before
