@@ -802,6 +802,13 @@ def _add_bias(x):
     return {**x, "__bias__": 1.0}
 
 
+def linucb(alpha: float, beta: float, seed: int):
+    """river's `LinUCBDisjoint(alpha, beta)` and the transformer it is run with everywhere in
+    these benchmarks: river's `StandardScaler` then a constant bias feature."""
+    scaler = preprocessing.StandardScaler() | compose.FuncTransformer(_add_bias)
+    return river_bandit.LinUCBDisjoint(alpha=alpha, beta=beta, seed=seed), scaler
+
+
 def run_one(policy_name, data_name, seed, n_rounds=None):
     warnings.simplefilter("ignore")
     stream = DATASETS[data_name](seed)

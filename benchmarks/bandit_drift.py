@@ -32,11 +32,10 @@ import warnings
 
 import numpy as np
 from joblib import Parallel, delayed
-from river import bandit as river_bandit
-from river import compose, drift, preprocessing
+from river import drift
 
 from benchmarks import report
-from benchmarks.bandit_compare import LINUCB, _add_bias, parse_seeds
+from benchmarks.bandit_compare import LINUCB, linucb, parse_seeds
 from onlineboost import BoBLO, evaluate
 from onlineboost.boblo import DEFAULT_LEARNER
 from streams import LinearBandit, NonlinearBandit
@@ -72,9 +71,7 @@ def make_policy(name: str, seed: int):
         return BoBLO(learner=learner, drift_detector=None, seed=seed), None
     if name == "BoBLO(n_learners=5)":
         return BoBLO(n_learners=5, seed=seed), None
-    alpha, beta = (1.0, 1.0) if name == "river LinUCBDisjoint (1, 1)" else TUNED
-    scaler = preprocessing.StandardScaler() | compose.FuncTransformer(_add_bias)
-    return river_bandit.LinUCBDisjoint(alpha=alpha, beta=beta, seed=seed), scaler
+    return linucb(*((1.0, 1.0) if name == "river LinUCBDisjoint (1, 1)" else TUNED), seed)
 
 
 def run_one(name: str, data_name: str, seed: int) -> tuple[float, list]:

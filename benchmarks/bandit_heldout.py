@@ -60,7 +60,7 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 from river import bandit as river_bandit
-from river import compose, datasets, preprocessing
+from river import datasets, preprocessing
 from sklearn.datasets import load_breast_cancer, load_iris, load_wine
 
 import learners
@@ -68,6 +68,7 @@ import onlineboost
 import streams
 from benchmarks import report
 from benchmarks.bandit_compare import LINUCB as DEV_LINUCB
+from benchmarks.bandit_compare import linucb
 from onlineboost import BoBLO, evaluate
 from streams import ClassificationBandit, StumpMixture
 
@@ -194,9 +195,6 @@ class _DictData:
         return zip(self.xs, self.ys)
 
 
-def _add_bias(x):
-    return {**x, "__bias__": 1.0}
-
 
 def make_policy(name: str, seed: int):
     """The policy `name` and the transformer `evaluate.bandit` applies before it (or None)."""
@@ -206,8 +204,7 @@ def make_policy(name: str, seed: int):
         return river_bandit.RandomPolicy(seed=seed), preprocessing.StandardScaler()
     for ab in SWEEP:
         if name == _linucb_name(ab):
-            scaler = preprocessing.StandardScaler() | compose.FuncTransformer(_add_bias)
-            return river_bandit.LinUCBDisjoint(alpha=ab[0], beta=ab[1], seed=seed), scaler
+            return linucb(ab[0], ab[1], seed)
     raise ValueError(f"policy {name!r} is not one of {policies()}")
 
 

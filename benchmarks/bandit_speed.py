@@ -33,18 +33,12 @@ import time
 import warnings
 
 import numpy as np
-from river import bandit as river_bandit
-from river import compose, preprocessing
 
 from benchmarks import report
-from benchmarks.bandit_compare import DATASETS, LINUCB
+from benchmarks.bandit_compare import DATASETS, LINUCB, linucb
 from onlineboost import BoBLO, _kernels
 
 POLICIES = ["BoBLO()", "BoBLO(n_learners=5)", "river LinUCBDisjoint (tuned)"]
-
-
-def _add_bias(x):
-    return {**x, "__bias__": 1.0}
 
 
 def make(name: str, data_name: str, seed: int):
@@ -53,9 +47,7 @@ def make(name: str, data_name: str, seed: int):
         return BoBLO(seed=seed), None
     if name == "BoBLO(n_learners=5)":
         return BoBLO(n_learners=5, seed=seed), None
-    alpha, beta = LINUCB[data_name]
-    scaler = preprocessing.StandardScaler() | compose.FuncTransformer(_add_bias)
-    return river_bandit.LinUCBDisjoint(alpha=alpha, beta=beta, seed=seed), scaler
+    return linucb(*LINUCB[data_name], seed)
 
 
 def _play(made: list, streams: list, n_rounds: int | None) -> tuple[int, list[float]]:
@@ -100,9 +92,7 @@ def heldout(data_name: str, seed: int) -> list[float]:
     from benchmarks import bandit_heldout
 
     warnings.simplefilter("ignore")
-    scaler = preprocessing.StandardScaler() | compose.FuncTransformer(_add_bias)
-    made = [(BoBLO(seed=seed), None),
-            (river_bandit.LinUCBDisjoint(alpha=1.0, beta=1.0, seed=seed), scaler)]
+    made = [(BoBLO(seed=seed), None), linucb(1.0, 1.0, seed)]
     streams = [bandit_heldout.make_stream(data_name, seed) for _ in made]
     n, spent = _play(made, streams, bandit_heldout.MAX_ROUNDS)
     return [n, *(n / s for s in spent)]
