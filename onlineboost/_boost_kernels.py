@@ -31,7 +31,9 @@ $j \ge 1$, every arm $a$ and rate $\lambda_i$,
 $\max(\phi_{\lambda_i}(d(2 - \sigma)), \phi_{\lambda_i}(-d\sigma))$ with
 $\phi_\lambda(x) = e^{\lambda x} - 1 - \lambda x$: 2 (M - 1) k x 40 `expm1`s a round, the
 same operations as `FitLead.update`'s numpy round (`math.expm1` is the C library's, as
-numpy's `expm1` is), so the same floats; the owner takes the $p$-weighted sum with numpy.
+numpy's `expm1` is), so the same floats, except where numpy takes its own AVX-512 `expm1`,
+which may differ from the C library's in the last bit of a term; the owner takes the
+$p$-weighted sum with numpy.
 
 Examples
 --------

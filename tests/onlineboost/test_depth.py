@@ -244,7 +244,12 @@ def test_round_is_the_former_vectorised_round_bit_for_bit(M, k, anchor, jit):
     new._JIT = jit and FitLead._JIT
     logs = [drive(agg, 11, 700, k=k, M=M, gap=0.6, noise=0.3) for agg in (new, old)]
     np.testing.assert_array_equal(np.array(logs[0][5]), np.array(logs[1][5]))
-    np.testing.assert_array_equal(new._psi, old._psi)
+    if new._JIT:  # the C library's expm1 (numba's) and numpy's AVX-512 one may differ in
+        # the last bit of a term, so the compiled bounds, sums over 700 rounds of such terms,
+        # agree to 700 ulps at most (16 seen); the leads and the decisions exactly
+        np.testing.assert_allclose(new._psi, old._psi, rtol=700 * np.finfo(float).eps, atol=0)
+    else:
+        np.testing.assert_array_equal(new._psi, old._psi)
     np.testing.assert_array_equal(new._lead, old._lead)
     assert new.switch_round == old.switch_round and new.expert == old.expert
     assert new._psi[1:].min() > 0.0 and not new._psi[0].any()
