@@ -210,7 +210,10 @@ def resolve_learner(learner, decision_set: sets.ConvexSet, regression: bool = Fa
             or (hasattr(learner, "predict_one") and hasattr(learner, "learn_one"))):
         raise ValueError("learner must be a weak OCO learner (stack, or predict_one / "
                          f"learn_one) or a regressor, got {learner!r}")
-    if isinstance(learner, base.Base) and _has_param(learner, "decision_set"):
+    if (isinstance(learner, base.Base) and _has_param(learner, "decision_set")
+            and getattr(learner, "decision_set", None) is not decision_set):
+        # (a prototype already on this very set is only ever stacked or cloned by
+        # `make_stack`, never learnt on: no clone needed)
         learner = learner.clone({"decision_set": decision_set})
     return learner, False
 

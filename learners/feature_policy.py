@@ -127,6 +127,15 @@ def igw(costs: np.ndarray, gamma: float) -> np.ndarray:
     return P
 
 
+def _scaled_eyes(m: int, q: int, value: float) -> np.ndarray:
+    """`m` copies of `value` times the identity of size `q`, shape `(m, q, q)`: the entries of
+    `np.eye(q) / l2` for `value = 1 / l2`, written into one fresh array (no temporaries)."""
+    out = np.zeros((m, q, q))
+    diagonal = np.arange(q)
+    out[:, diagonal, diagonal] = value
+    return out
+
+
 class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _features
     r"""$n$ copies of `FeaturePolicy`, copy $i$ with its own map $(W_i, b_i)$: weights
     $\Theta$ `(n, k, q)`, inverse Gram matrices `(n, q, q)`, $q = 1 + D + p$.
@@ -201,7 +210,7 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         self._W = np.zeros((self.n, D, 0))  # (n, D, p): grows with the context
         q = 1 + D
         self._shared = D == 0  # every copy sees the same phi(c) = (1, c): one A^{-1}
-        self._P = np.broadcast_to(np.eye(q) / self.l2, (1 if self._shared else self.n, q, q)).copy()
+        self._P = _scaled_eyes(1 if self._shared else self.n, q, 1.0 / self.l2)
         self._theta = np.zeros((self.n, self.decision_set.dim, q))
         self._index = FeatureIndex()
 
@@ -222,7 +231,7 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         self._W = np.concatenate([self._W, new], axis=2)
         q_old = self._P.shape[1]
         q = q_old + p - old
-        P = np.broadcast_to(np.eye(q) / self.l2, (len(self._P), q, q)).copy()
+        P = _scaled_eyes(len(self._P), q, 1.0 / self.l2)
         P[:, :q_old, :q_old] = self._P
         self._P = P
         pad = np.zeros((self.n, self.decision_set.dim, q - q_old))
@@ -729,7 +738,16 @@ class FeaturePolicy(base.Estimator):
         self.gamma0 = gamma0
         self.t0 = t0
         self.min_temperature = min_temperature
-        self._stack = self.stack(1)
+
+    @property
+    def _stack(self):
+        """The learner's own one-copy stack (`predict_one` / `learn_one`), built at first use:
+        a booster only calls `stack` on it, so building it eagerly cost every `BoBLO()`'s first
+        round two stacks' arrays it never used."""
+        stack = self.__dict__.get("_stack")  # (also where pickles of eager learners keep it)
+        if stack is None:
+            stack = self.__dict__["_stack"] = self.stack(1)
+        return stack
 
     @classmethod
     def _unit_test_params(cls):

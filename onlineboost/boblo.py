@@ -667,7 +667,7 @@ class BoBLO(bandit.base.ContextualPolicy):
 
             n = self.n_learners  # (BoOCO validates it)
             later = DEFAULT_LATER if isinstance(n, numbers.Integral) and n > 1 else {}
-            learner = learners.FeaturePolicy(**DEFAULT_LEARNER, **later)
+            learner = learners.FeaturePolicy(K, **DEFAULT_LEARNER, **later)  # (on K: no clone)
         return BoOCO(learner, n_learners=self.n_learners, gamma=self.gamma,
                      step_size=self.step_size, delta=self.delta, kappa=self.kappa,
                      decision_set=K, loss=losses.Linear(), seed=self.seed)

@@ -118,4 +118,7 @@ def test_tune8_rows_and_nonlinear_candidates_build_the_floored_copy_1():
         "annealed softmax, t0 50, no floor", n_learners=1)["learner"][1]
     default = BoBLO(n_learners=5)._make_booco(sets.Simplex(3)).learner
     explicit = bc._LEARNERS["feature"](**{**DEFAULT_LEARNER, **DEFAULT_LATER})
-    assert explicit._get_params() == default._get_params()
+    # (BoBLO builds its default on the booster's set, so that BoOCO need not clone it)
+    assert default.decision_set.dim == 3
+    assert {**explicit._get_params(), "decision_set": None} == {**default._get_params(),
+                                                                "decision_set": None}

@@ -43,3 +43,36 @@ def test_resolve_and_stack_seed_copies_as_before():
     looped = make_stack(_Kwargs(seed=3), 2, seed=4)  # (the seed a `**kwargs` parameter)
     assert [w.kw["seed"] for w in looped.copies] == [
         int(s) for s in np.random.default_rng(4).integers(0, 2**31 - 1, 2)]
+
+
+def test_a_prototype_on_the_set_is_used_as_it_is_and_never_learns():
+    """`resolve_learner` clones a learner onto the booster's set, except one already on that
+    very set: that one is only stacked, so the booster's copies learn and it does not."""
+    K = sets.Simplex(3)
+    mine = learners.FeaturePolicy(K, n_features=4)
+    proto, _ = resolve_learner(mine, K)
+    assert proto is mine
+    other, _ = resolve_learner(mine, sets.Simplex(3))  # an equal set, not this one: a clone
+    assert other is not mine and other.decision_set is not K and other.decision_set.dim == 3
+    stack = make_stack(proto, 2, seed=1)
+    x = {"u": 1.0}
+    before = mine.predict_one(x).copy()
+    for _ in range(20):
+        stack.learn(x, np.array([[0.9, 0.1, 0.5], [0.9, 0.1, 0.5]]))
+    np.testing.assert_array_equal(mine.predict_one(x), before)
+    assert not np.allclose(stack.predict(x)[0], before)
+
+
+def test_feature_policy_builds_its_own_stack_at_first_use_and_keeps_it():
+    """The learner's one-copy stack is built lazily, kept, and pickled with it (in its
+    `__dict__`, where eagerly built learners kept it)."""
+    import pickle
+
+    policy = learners.FeaturePolicy(n_features=4)
+    assert "_stack" not in policy.__dict__  # (BoBLO only calls `stack`)
+    policy.learn_one({"u": 1.0}, np.array([0.2, 0.8]))
+    first = policy._stack
+    assert policy._stack is first and first._t == 1
+    back = pickle.loads(pickle.dumps(policy))
+    assert back._stack._t == 1
+    np.testing.assert_array_equal(back.predict_one({"u": 0.5}), policy.predict_one({"u": 0.5}))
