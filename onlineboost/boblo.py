@@ -405,23 +405,26 @@ class BoBLO(bandit.base.ContextualPolicy):
     weak learner on the loss model, a `RidgeMixture` or one penalty's, its own scaler, and any
     values of their parameters) runs compiled by numba (`onlineboost._kernels`: the numpy
     round's steps on its own state arrays, equal to rounding, the same arms on the development
-    streams): about 2.7-3.4x its numpy round, and 4.8x / 5.8x / 3.7x river's tuned LinUCB's
-    decisions/s on ImageSegments / digits / `LinearBandit`, 2.2x-5.8x LinUCB's (defaults) on 17
-    held-out streams, the first round and the scaler's warm-up included; below 3x on fourteen of
-    those, with 2-10 context columns, where LinUCB's round is cheapest
-    (`benchmarks/results/bandit_speed.md`, tenth session, with the drift detector, whose update
-    is river's ADWIN, about 0.5 us; the eighth session's 64-feature learner 5.9x / 8.3x / 4.7x,
-    the linear one before it 7.3x / 10.4x / 5.6x). `BoBLO(n_learners=N > 1)`'s
+    streams): about 2.7-3.4x its numpy round, and 5.2x / 7.7x / 4.1x river's tuned LinUCB's
+    decisions/s on ImageSegments / digits / `LinearBandit`, 2.3x-6.3x LinUCB's (defaults) on 17
+    held-out streams, the first round and the scaler's warm-up included; below 3x on eleven of
+    those, with 2-10 context columns, where LinUCB's round is cheapest and about half of
+    `BoBLO()`'s is Python around its two compiled calls (`benchmarks/results/bandit_speed.md`,
+    eleventh session, with the drift detector, whose update is river's ADWIN, about 0.5-0.8 us;
+    the tenth session's run, on another machine, 4.8x / 5.8x / 3.7x; the eighth session's
+    64-feature learner 5.9x / 8.3x / 4.7x, the linear one before it 7.3x / 10.4x / 5.6x).
+    `BoBLO(n_learners=N > 1)`'s
     bandit round with the default learner (the `"dr"` estimate, `aggregate="auto"`, i.e.
     `FitLead`, a `RidgeMixture`, its own scaler or none) runs as two compiled calls too
     (`onlineboost._deep_kernels`: the scaler, the model, every copy's costs and law, BoOCO's
     chain, `FitLead`'s fitted predictions or Exp4's mixture, then the estimate, every copy's
     step, the model's and the aggregate's; the same arms as its general path on the
     development streams and through `FitLead`'s switch on `NonlinearBandit`):
-    2.8x / 3.8x / 2.3x LinUCB's decisions/s on ImageSegments / digits / `LinearBandit`
-    (eighth session, over the default first copy; over the former linear one 3.11x / 3.89x /
-    2.43x, 2.98-3.23x / 3.67-3.89x / 2.43-2.47x over three runs on a shared machine; the
-    seventh session's general path 1.13x / 1.61x / 0.83x), 2.6-3.3x its general path's round,
+    3.0x / 4.1x / 2.4x LinUCB's decisions/s on ImageSegments / digits / `LinearBandit`
+    (eleventh session; eighth session 2.8x / 3.8x / 2.3x over the default first copy; over
+    the former linear one 3.11x / 3.89x / 2.43x, 2.98-3.23x / 3.67-3.89x / 2.43-2.47x over
+    three runs on a shared machine; the seventh session's general path 1.13x / 1.61x /
+    0.83x), 2.6-3.3x its general path's round,
     whose heavy steps were compiled already (`learners._stack_kernels`,
     `onlineboost._boost_kernels`). Most of what is left is
     copies 2..5's ridge steps: four inverse Gram matrices of 139-193 columns (0.6-1.2 MB) read
