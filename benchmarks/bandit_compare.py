@@ -1937,9 +1937,14 @@ mixtures (1, 5, 20, 100) / (1, 10, 100) / (1, 5, 100) / (2, 100) score +0.0007 /
 +0.0010 / +0.0003 on `LinearBandit`, +0.0030 / +0.0001 / +0.0027 / +0.0004 on ImageSegments,
 +0.0009 / -0.0043 / -0.0036 / +0.0025 on digits (paired SE 0.0007-0.0031), penalty 5 alone
 -0.0019 / -0.0316 on ImageSegments / digits: no mixture reaches the best single penalty of each
-stream, and none clears the 0.002 three-stream bar, so no rule was run. *Boosting's later copies
-on other scales.* `BoBLO(n_learners=5)`'s copies 2..5 with a Gaussian kernel of bandwidth 0.5 or
-2 instead of 1 (seeds 100-119): `FitLead` switched on no development stream (0 of 60 runs each),
+stream, and none clears the 0.002 three-stream bar, so no rule was run. Weighting the penalties
+by each model's Bayesian predictive density instead (the log of 1 + its width plus the squared
+error over the running noise variance times that; the numpy round, patched) scored -0.0034 /
+-0.0070 / -0.0011 on `LinearBandit` / ImageSegments / digits with (1, 100) and -0.0013 / +0.0003
+/ +0.0013 with (1, 3, 10, 30, 100) (SE 0.0009-0.0029), +0.005 to +0.014 on `NonlinearBandit`:
+the evidence does not pick the penalty that plays best either. *Boosting's later copies on other
+scales.* `BoBLO(n_learners=5)`'s copies 2..5 with a Gaussian kernel of bandwidth 0.5 or 2
+instead of 1 (seeds 100-119): `FitLead` switched on no development stream (0 of 60 runs each),
 so N = 5 played N = 1's arms there; on `NonlinearBandit` bandwidth 0.5 switched in 2 of 20
 (+0.0056, SE 0.0045), 1 and 2 in none. `BoBLO()`'s own bandwidth 0.5 / 0.7 / 1.4 / 2 (seeds
 100-104): +0.0007 / -0.0008 / -0.0013 / -0.0114 on ImageSegments, -0.0039 / +0.0083 / +0.0026 /
