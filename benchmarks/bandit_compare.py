@@ -970,6 +970,17 @@ def table(policies, datas, seeds, jobs, n_rounds=None):
     return res
 
 
+def grid(fn, policies, datas, seeds, jobs: int, *args) -> dict:
+    """`{policy: {data set: [fn(policy, data set, seed, *args) for seed in seeds]}}`, the calls
+    spread over `jobs` processes (the benchmarks' policy x data set x seed sweeps)."""
+    tasks = [(p, d, s) for p in policies for d in datas for s in seeds]
+    out = Parallel(n_jobs=jobs)(delayed(fn)(p, d, s, *args) for p, d, s in tasks)
+    res: dict = {}
+    for (p, d, _), v in zip(tasks, out):
+        res.setdefault(p, {}).setdefault(d, []).append(v)
+    return res
+
+
 def parse_seeds(text: str) -> list:
     """Seeds from "100,101" or "100-119" (a range, both ends included)."""
     if "-" in text:

@@ -31,11 +31,10 @@ import argparse
 import warnings
 
 import numpy as np
-from joblib import Parallel, delayed
 from river import drift
 
 from benchmarks import report
-from benchmarks.bandit_compare import LINUCB, linucb, parse_seeds
+from benchmarks.bandit_compare import LINUCB, grid, linucb, parse_seeds
 from onlineboost import BoBLO, evaluate
 from onlineboost.boblo import DEFAULT_LEARNER
 from streams import LinearBandit, NonlinearBandit
@@ -137,11 +136,7 @@ def main(argv=None) -> None:
     parser.add_argument("--quick", action="store_true", help="one seed, print only")
     args = parser.parse_args(argv)
     seeds = [0] if args.quick else parse_seeds(args.seeds)
-    tasks = [(p, d, s) for p in POLICIES for d in STREAMS for s in seeds]
-    out = Parallel(n_jobs=args.jobs)(delayed(run_one)(*t) for t in tasks)
-    res: dict = {}
-    for (p, d, _), r in zip(tasks, out):
-        res.setdefault(p, {}).setdefault(d, []).append(r)
+    res = grid(run_one, POLICIES, STREAMS, seeds, args.jobs)
     text = markdown(res, seeds)
     print(text)
     if not args.quick:

@@ -58,7 +58,6 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from joblib import Parallel, delayed
 from river import bandit as river_bandit
 from river import datasets, preprocessing
 from sklearn.datasets import load_breast_cancer, load_iris, load_wine
@@ -68,7 +67,7 @@ import onlineboost
 import streams
 from benchmarks import report
 from benchmarks.bandit_compare import LINUCB as DEV_LINUCB
-from benchmarks.bandit_compare import linucb
+from benchmarks.bandit_compare import grid, linucb
 from onlineboost import BoBLO, evaluate
 from streams import ClassificationBandit, StumpMixture
 
@@ -244,12 +243,7 @@ def code_version() -> dict:
 
 def run(datas, seeds, jobs, max_rounds) -> dict:
     """{policy: {data set: [reward per seed]}} for every policy of `policies()`."""
-    tasks = [(p, d, s) for p in policies() for d in datas for s in seeds]
-    out = Parallel(n_jobs=jobs)(delayed(run_one)(p, d, s, max_rounds) for p, d, s in tasks)
-    res: dict = {}
-    for (p, d, s), v in zip(tasks, out):
-        res.setdefault(p, {}).setdefault(d, []).append(v)
-    return res
+    return grid(run_one, policies(), datas, seeds, jobs, max_rounds)
 
 
 def hindsight(res: dict, data: str) -> tuple[str, list[float]]:

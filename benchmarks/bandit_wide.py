@@ -22,10 +22,9 @@ import argparse
 import warnings
 
 import numpy as np
-from joblib import Parallel, delayed
 
 from benchmarks import report
-from benchmarks.bandit_compare import DATASETS, LINUCB, linucb, parse_seeds
+from benchmarks.bandit_compare import DATASETS, LINUCB, grid, linucb, parse_seeds
 from onlineboost import BoBLO, evaluate
 
 POLICIES = ["BoBLO()", "BoBLO(n_learners=5)", "river LinUCBDisjoint (tuned)",
@@ -100,11 +99,7 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args(argv)
     seeds = parse_seeds(args.seeds)
-    tasks = [(p, d, s) for p in POLICIES for d in DATASETS for s in seeds]
-    out = Parallel(n_jobs=args.jobs)(delayed(run)(*t) for t in tasks)
-    res: dict = {}
-    for (p, d, _), v in zip(tasks, out):
-        res.setdefault(p, {}).setdefault(d, []).append(v)
+    res = grid(run, POLICIES, DATASETS, seeds, args.jobs)
     table = markdown(res, seeds)
     print(table)
     text = (f"## Contextual bandits: issue 13's reward targets on {len(seeds)} evaluation seeds\n\n"
