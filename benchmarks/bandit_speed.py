@@ -361,7 +361,7 @@ first use; `BoBLO` builds its default learner on the booster's simplex, so `BoOC
 clones it (river's `clone`, ~0.35 ms); the same arms and laws, bit for bit. On the held-out
 streams (this benchmark's `heldout`, run before and after the change on the same day), the ratio
 to LinUCB rose most on the shortest streams (wine 2.59x -> 2.88x, iris 2.39x -> 2.62x, 178 and
-150 rounds), by 0-0.1 on the others. **Held-out: 2.25x to 6.31x, below 3x on eleven of the
+150 rounds), by 0-0.1 on the others. **Held-out: 2.25x to 6.31x, below 3x on twelve of the
 seventeen** (tenth session: fourteen). Where a round's time goes on a 3-column stream (SEA, one
 process, round after round, not interleaved; about 16 us): the two compiled calls 3.1 us and 5.5
 us (numba's dispatch about 1.3 us of each: 27 and 23 arguments), the Python around them (the

@@ -410,7 +410,7 @@ class BoBLO(bandit.base.ContextualPolicy):
     round's steps on its own state arrays, equal to rounding, the same arms on the development
     streams): about 2.7-3.4x its numpy round, and 5.2x / 7.7x / 4.1x river's tuned LinUCB's
     decisions/s on ImageSegments / digits / `LinearBandit`, 2.3x-6.3x LinUCB's (defaults) on 17
-    held-out streams, the first round and the scaler's warm-up included; below 3x on eleven of
+    held-out streams, the first round and the scaler's warm-up included; below 3x on twelve of
     those, with 2-10 context columns, where LinUCB's round is cheapest and about half of
     `BoBLO()`'s is Python around its two compiled calls (`benchmarks/results/bandit_speed.md`,
     eleventh session, with the drift detector, whose update is river's ADWIN, about 0.5-0.8 us;
