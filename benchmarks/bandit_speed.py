@@ -366,15 +366,15 @@ to LinUCB rose most on the shortest streams (wine 2.59x -> 2.88x, iris 2.39x -> 
 time goes on a 3-column stream (SEA, one process, round after round, not interleaved; about 16
 us): the two compiled calls 3.1 us and 5.5 us (numba's dispatch about 1.3 us of each: 27 and 23
 arguments), the Python around them (the context's checks, the law as lists, the draw, the
-pending round, the estimate's bookkeeping) about 4.5 us, the drift detector 0.8 us, river's
-reward statistics 0.15 us; interleaved with LinUCB every piece is slower (about 22 us, against
-LinUCB's 55-60 us). A prototype round with every state array fetched once outside the loop and
-the input checks skipped (unsafe: a floor, not a candidate) played the same arms at 2.80x /
-2.93x / 2.80x / 2.84x LinUCB's defaults on SEA / Sine / Bananas / iris, against 2.45x / 2.33x /
-2.38x / 2.51x (interleaved, 5 seeds, medians): even all the Python that could go would leave
-these streams below 3x, and what can safely go is about half of it, so it was not done. Fewer
-random features where the context has few columns (16 per column, at most 128; prototype, tuning
-seeds 400-404) saved about 15% of the round on a 3-column stream but lost reward on
+pending round, the estimate's bookkeeping, the reward's checks) about 5.5 us, the drift detector
+0.8 us, river's reward statistics 0.15 us; interleaved with LinUCB every piece is slower (about
+22 us, against LinUCB's 55-60 us). A prototype round with every state array fetched once outside
+the loop and the input checks skipped (unsafe: a floor, not a candidate) played the same arms at
+2.80x / 2.93x / 2.80x / 2.84x LinUCB's defaults on SEA / Sine / Bananas / iris, against 2.45x /
+2.33x / 2.38x / 2.51x (interleaved, 5 seeds, medians): even all the Python that could go would
+leave these streams below 3x, and what can safely go is about half of it, so it was not done.
+Fewer random features where the context has few columns (16 per column, at most 128; prototype,
+tuning seeds 400-404) saved about 15% of the round on a 3-column stream but lost reward on
 `NonlinearBandit` (-0.009 at d = 2) and was not pursued.
 
 **Tenth session: a drift detector.** `BoBLO()` now feeds the loss of every learnt round to a
