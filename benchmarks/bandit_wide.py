@@ -118,7 +118,8 @@ LinUCB there (0.884, against 0.870 over the thirty; its (alpha, beta) were tuned
 `BoBLO(n_learners=5)` plays `BoBLO()`'s arms on every seed (its aggregate never leaves the first
 copy on these streams), so N = 5 >= N = 1 holds with equality and ">" on none. Why
 `LinearBandit` is short: `bandit_compare`'s eleventh-session paragraph (the loss model's
-penalty)."""
+penalty) and `bandit_penalty` (twelfth session: there the penalty that predicts better is not the
+one that plays better)."""
 
 
 if __name__ == "__main__":
