@@ -981,6 +981,16 @@ def grid(fn, policies, datas, seeds, jobs: int, *args) -> dict:
     return res
 
 
+def seed_sweep(argv, description: str, seeds: str) -> tuple:
+    """The command line of a policy x data set x seed sweep (`--seeds`, default `seeds`;
+    `--jobs`, default 2): `(the seeds' text, the seeds, jobs)`."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--seeds", default=seeds, metavar="SEEDS")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    return args.seeds, parse_seeds(args.seeds), args.jobs
+
+
 def parse_seeds(text: str) -> list:
     """Seeds from "100,101" or "100-119" (a range, both ends included)."""
     if "-" in text:

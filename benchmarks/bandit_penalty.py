@@ -24,13 +24,13 @@ is chosen from it.
 
 from __future__ import annotations
 
-import argparse
 import warnings
 
 import numpy as np
 
 from benchmarks import report
-from benchmarks.bandit_compare import DATASETS, grid, parse_seeds
+from benchmarks.bandit_compare import DATASETS, grid, seed_sweep
+from benchmarks.bandit_wide import paired
 from onlineboost import BoBLO, evaluate
 from onlineboost.loss_model import RidgeMixture
 
@@ -53,13 +53,6 @@ def run(name: str, data_name: str, seed: int) -> dict:
         out["losses"] = [float(v) for v in model.loss]
         out["w1"] = float(model.weights[0])
     return out
-
-
-def paired(a, b) -> tuple[float, float]:
-    """The mean of `a - b` and its standard error (seed by seed)."""
-    diff = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
-    se = diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else float("nan")
-    return float(diff.mean()), float(se)
 
 
 def _sign(mean: float, se: float) -> str:
@@ -110,17 +103,13 @@ def markdown(res: dict, seeds: list) -> str:
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seeds", default="100-119", metavar="SEEDS")
-    parser.add_argument("--jobs", type=int, default=2)
-    args = parser.parse_args(argv)
-    seeds = parse_seeds(args.seeds)
-    res = grid(run, POLICIES, DATASETS, seeds, args.jobs)
+    text_seeds, seeds, jobs = seed_sweep(argv, __doc__, "100-119")
+    res = grid(run, POLICIES, DATASETS, seeds, jobs)
     table = markdown(res, seeds)
     print(table)
     text = (f"## Contextual bandits: the loss model's penalty, prediction against decision\n\n"
             f"`python -m benchmarks.bandit_penalty` — {report.machine()}. The development "
-            f"streams of `bandit_compare` on seeds {args.seeds} (tuning seeds: a diagnosis, "
+            f"streams of `bandit_compare` on seeds {text_seeds} (tuning seeds: a diagnosis, "
             f"nothing chosen).\n\n{table}\n\n{NOTE}\n")
     report.write_section("bandit_penalty", text)
 

@@ -18,13 +18,12 @@ BoBLO holds its own scaler. The metric is the progressive average reward.
 
 from __future__ import annotations
 
-import argparse
 import warnings
 
 import numpy as np
 
 from benchmarks import report
-from benchmarks.bandit_compare import DATASETS, LINUCB, grid, linucb, parse_seeds
+from benchmarks.bandit_compare import DATASETS, LINUCB, grid, linucb, seed_sweep
 from onlineboost import BoBLO, evaluate
 
 POLICIES = ["BoBLO()", "BoBLO(n_learners=5)", "river LinUCBDisjoint (tuned)",
@@ -94,17 +93,13 @@ def markdown(res: dict, seeds: list) -> str:
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seeds", default="0-29", metavar="SEEDS")
-    parser.add_argument("--jobs", type=int, default=2)
-    args = parser.parse_args(argv)
-    seeds = parse_seeds(args.seeds)
-    res = grid(run, POLICIES, DATASETS, seeds, args.jobs)
+    text_seeds, seeds, jobs = seed_sweep(argv, __doc__, "0-29")
+    res = grid(run, POLICIES, DATASETS, seeds, jobs)
     table = markdown(res, seeds)
     print(table)
     text = (f"## Contextual bandits: issue 13's reward targets on {len(seeds)} evaluation seeds\n\n"
             f"`python -m benchmarks.bandit_wide` — {report.machine()}. The development streams "
-            f"of `bandit_compare` on seeds {args.seeds} (0-4 its evaluation seeds; none of "
+            f"of `bandit_compare` on seeds {text_seeds} (0-4 its evaluation seeds; none of "
             f"them used to tune), progressive average reward.\n\n{table}\n\n{NOTE}\n")
     report.write_section("bandit_wide", text)
 

@@ -58,3 +58,10 @@ def test_markdown_has_a_row_per_data_set():
     text = bp.markdown(res, [0, 1, 2])
     row = [line for line in text.splitlines() if line.startswith("| S |")][0]
     assert row.startswith("| S | +2.0 (0.6) | 0.500 (0.500-0.500) | +0.1000 (0.0000) | 1 | 1 |")
+
+
+def test_seed_sweep_reads_seeds_and_jobs_with_the_given_default():
+    from benchmarks.bandit_compare import seed_sweep
+
+    assert seed_sweep([], "doc", "100-102") == ("100-102", [100, 101, 102], 2)
+    assert seed_sweep(["--seeds", "3,7", "--jobs", "1"], "doc", "0-29") == ("3,7", [3, 7], 1)
