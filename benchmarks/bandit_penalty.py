@@ -125,10 +125,13 @@ of about 0.25, and a back-of-the-envelope ridge penalty of noise variance over t
 variance is some 25 on standardised contexts), while penalty 1 plays better (+0.0059, SE
 0.0011). So the mixture weighs penalty 1 at 0.12-0.50 there and plays between the two, 0.002
 below penalty 1 alone: about half of `BoBLO()`'s 0.004 gap to tuned LinUCB (`bandit_wide`).
-Under nearly greedy play a heavier penalty holds an arm seldom played near the prior loss, 0.5,
-so it is seldom tried again; a lighter one leaves its estimate noisy, which explores. That is a
-decision effect, invisible to any weighting by prediction error (this one, or the Bayesian
-predictive density of `bandit_compare`'s eleventh-session paragraph).
+Whatever the mechanism, the better player is not the better predictor there, and no weighting by
+prediction error (this one, or the Bayesian predictive density of `bandit_compare`'s
+eleventh-session paragraph) can pick it. One candidate mechanism was tested and is not it: a
+heavier penalty holds a seldom-played arm near the prior loss 0.5, so it might be seldom tried
+again; a prototype whose prior mean for every arm's bias follows the running mean of the
+observed losses (a seldom-played arm then looks like the average played one; the numpy round,
+patched) scored +0.0004 (SE 0.0011) on `LinearBandit` and -0.0424 (SE 0.0040) on digits.
 
 Screens on the same tuning seeds (scratch, nothing chosen): a prior on penalty 1 in the mixture
 (its cumulative error offset by ln(p / (1 - p)) / eta) of 0.75 / 0.9 / 0.97 / 0.99 scored
