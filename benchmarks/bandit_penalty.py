@@ -131,7 +131,11 @@ eleventh-session paragraph) can pick it. One candidate mechanism was tested and 
 heavier penalty holds a seldom-played arm near the prior loss 0.5, so it might be seldom tried
 again; a prototype whose prior mean for every arm's bias follows the running mean of the
 observed losses (a seldom-played arm then looks like the average played one; the numpy round,
-patched) scored +0.0004 (SE 0.0011) on `LinearBandit` and -0.0424 (SE 0.0040) on digits.
+patched) scored +0.0004 (SE 0.0011) on `LinearBandit` and -0.0424 (SE 0.0040) on digits. Nor is
+it the play's temperature (a heavier penalty shrinks the arms' cost differences, which a fixed
+softmax temperature turns into a flatter law): penalty 100 alone at the learner's temperature
+0.005 instead of 0.02 scored -0.0034 (SE 0.0016) against the mixture on `LinearBandit`, at 0.02
+-0.0039 (SE 0.0011); penalty 1 at 0.005 +0.0012, at 0.02 +0.0020.
 
 Screens on the same tuning seeds (scratch, nothing chosen): a prior on penalty 1 in the mixture
 (its cumulative error offset by ln(p / (1 - p)) / eta) of 0.75 / 0.9 / 0.97 / 0.99 scored
