@@ -10,6 +10,8 @@ import pytest
 from scipy import stats
 
 from benchmarks import bandit_penalty as bp
+from benchmarks.bandit_compare import DATASETS
+from onlineboost import BoBLO, evaluate
 
 
 def test_the_mixture_row_records_its_models_errors_and_the_closed_form_weight():
@@ -22,6 +24,19 @@ def test_the_mixture_row_records_its_models_errors_and_the_closed_form_weight():
     assert again == out  # seeded: the same numbers
 
 
+@pytest.mark.parametrize("data_name", ["LinearBandit", "ImageSegments"])
+def test_the_mixture_rounds_played_by_hand_are_evaluate_bandits(data_name):
+    out = bp.run("BoBLO()", data_name, seed=3)
+    policy = BoBLO(seed=3)
+    result = evaluate.bandit(policy, DATASETS[data_name](seed=3), skyline=None)
+    assert out["reward"] == pytest.approx(result.average_reward, rel=1e-12)
+    assert out["losses"] == policy._model.loss  # the reading moved nothing
+    assert out["rounds"] == result.n_rounds
+    assert 0 < out["disagree"] < out["rounds"]
+    # a pick's value differs from the other's by at most 1 a round
+    assert abs(out["gain"]) <= out["disagree"]
+
+
 @pytest.mark.parametrize("name", ["BoBLO(model_l2=1)", "BoBLO(model_l2=100)"])
 def test_single_penalty_rows_play_one_model(name):
     out = bp.run(name, "LinearBandit", seed=7)
@@ -30,7 +45,8 @@ def test_single_penalty_rows_play_one_model(name):
 
 
 def _res(dl, r1, r100, rmix):
-    return {"BoBLO()": {"S": [{"reward": r, "losses": [10.0, 10.0 + d], "w1": 0.5}
+    return {"BoBLO()": {"S": [{"reward": r, "losses": [10.0, 10.0 + d], "w1": 0.5,
+                               "disagree": 30, "rounds": 300, "gain": -d}
                               for r, d in zip(rmix, dl)]},
             "BoBLO(model_l2=1)": {"S": [{"reward": r} for r in r1]},
             "BoBLO(model_l2=100)": {"S": [{"reward": r} for r in r100]}}
@@ -48,6 +64,9 @@ def test_summary_names_the_penalty_that_predicts_and_the_one_that_plays():
     assert s["dL"][0] == pytest.approx(dl.mean()) and s["dL"][1] == pytest.approx(stats.sem(dl))
     assert s["dR"][1] == pytest.approx(stats.sem(r1 - r100))
     assert s["mix_vs_best"][0] == pytest.approx(-0.002)  # against the better player, penalty 1
+    assert s["disagree"] == pytest.approx(0.1)
+    assert s["gain"][0] == pytest.approx(-dl.mean())
+    assert s["gain"][1] == pytest.approx(stats.sem(dl))
     even = np.array([1.0, -1.0] * (n // 2))  # differences of mean 0: ties both ways
     tie = bp.summary(_res(0.1 * even, r1, r1 + 1e-4 * even, rmix))
     assert tie["S"]["plays"] == "tie" and tie["S"]["predicts"] == "tie"
@@ -58,6 +77,7 @@ def test_markdown_has_a_row_per_data_set():
     text = bp.markdown(res, [0, 1, 2])
     row = [line for line in text.splitlines() if line.startswith("| S |")][0]
     assert row.startswith("| S | +2.0 (0.6) | 0.500 (0.500-0.500) | +0.1000 (0.0000) | 1 | 1 |")
+    assert row.endswith("| 10.0% | -2.0 (0.6) |")
 
 
 def test_seed_sweep_reads_seeds_and_jobs_with_the_given_default():
