@@ -46,7 +46,8 @@ def test_single_penalty_rows_play_one_model(name):
 
 def _res(dl, r1, r100, rmix):
     return {"BoBLO()": {"S": [{"reward": r, "losses": [10.0, 10.0 + d], "w1": 0.5,
-                               "disagree": 30, "rounds": 300, "gain": -d}
+                               "disagree": 30, "rounds": 300, "gain": -d,
+                               "stretches": [d - 0.5, 0.5]}
                               for r, d in zip(rmix, dl)]},
             "BoBLO(model_l2=1)": {"S": [{"reward": r} for r in r1]},
             "BoBLO(model_l2=100)": {"S": [{"reward": r} for r in r100]}}
@@ -67,6 +68,9 @@ def test_summary_names_the_penalty_that_predicts_and_the_one_that_plays():
     assert s["disagree"] == pytest.approx(0.1)
     assert s["gain"][0] == pytest.approx(-dl.mean())
     assert s["gain"][1] == pytest.approx(stats.sem(dl))
+    (m0, se0), (m1, se1) = s["stretches"]  # per stretch, over the seeds
+    assert m0 == pytest.approx(dl.mean() - 0.5) and se0 == pytest.approx(stats.sem(dl))
+    assert m1 == pytest.approx(0.5) and se1 == pytest.approx(0.0, abs=1e-15)
     even = np.array([1.0, -1.0] * (n // 2))  # differences of mean 0: ties both ways
     tie = bp.summary(_res(0.1 * even, r1, r1 + 1e-4 * even, rmix))
     assert tie["S"]["plays"] == "tie" and tie["S"]["predicts"] == "tie"
@@ -78,6 +82,25 @@ def test_markdown_has_a_row_per_data_set():
     row = [line for line in text.splitlines() if line.startswith("| S |")][0]
     assert row.startswith("| S | +2.0 (0.6) | 0.500 (0.500-0.500) | +0.1000 (0.0000) | 1 | 1 |")
     assert row.endswith("| 10.0% | -2.0 (0.6) |")
+    # the stretches' table: the two the 300-round stream reaches, "-" after them
+    row = [line for line in text.splitlines() if line.startswith("| S |")][1]
+    assert row == "| S | +1.50 (0.58) | +0.50 (0.00) | - | - | - |"
+    assert "S has 300 rounds" in text
+
+
+@pytest.mark.parametrize("data_name, n_stretches", [("LinearBandit", 5), ("digits", 4)])
+def test_the_stretches_add_up_and_the_first_is_the_mixtures_error_after_250_rounds(
+        data_name, n_stretches):
+    out = bp.run("BoBLO()", data_name, seed=5)
+    # one value per stretch the stream reaches (3,000 rounds: all five; 1,797: four)
+    assert len(out["stretches"]) == n_stretches
+    L1, L100 = out["losses"]
+    assert sum(out["stretches"]) == pytest.approx(L100 - L1, rel=1e-9, abs=1e-9)
+    # the first stretch, against an independent pass cut at round 250 by `evaluate.bandit`
+    policy = BoBLO(seed=5)
+    evaluate.bandit(policy, DATASETS[data_name](seed=5), n_rounds=250, skyline=None)
+    assert out["stretches"][0] == pytest.approx(policy._model.loss[1] - policy._model.loss[0],
+                                                rel=1e-12)
 
 
 def test_seed_sweep_reads_seeds_and_jobs_with_the_given_default():
