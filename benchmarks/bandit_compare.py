@@ -1979,6 +1979,27 @@ by construction; seeds 400-404): -0.009 (SE 0.005) on `NonlinearBandit(d=2)`, -0
 at d = 4, -0.009 / -0.001 on `LinearBandit` with 3 / 5 columns, for about 15% of a round
 (`bandit_speed`'s eleventh-session paragraph): not pursued.
 
+**Thirteenth session (issue 13: diagnosis, nothing chosen).** Scratch, tuning seeds, the numpy
+round patched. *The model's lower confidence bound in the play only, over the Fourier-feature
+learner* (the seventh session's best-scoring variant of optimism, which fills in the estimate, fits
+the correction and scores the mixture at the model's mean; seeds 100-104): river's predictive width
+at optimism 0.05 / 0.1 scored -0.0081 / -0.0079 on ImageSegments, -0.0014 / -0.0186 on digits,
++0.0018 / +0.0021 on `LinearBandit` (mean -0.0026 / -0.0081, SE 0.0021 / 0.0013); the parameter's
+width at 0.1 / 0.3 -0.040 / -0.113 (digits -0.10 / -0.28): directed exploration still costs
+ImageSegments and digits more than it gives `LinearBandit`. *A mixture that tracks the recently
+better penalty* (discounted errors): `bandit_penalty`'s thirteenth-session paragraph (it averages
+the two penalties; -0.001 to -0.006). *A leaner compiled round* (the speed target on the held-out
+streams, where the two-armed low-dimensional ones run at 2.3-2.5x LinUCB's defaults): a prototype
+of `BoBLO()`'s steady-state round with its kernels' arguments cached per policy (validated by
+identity each round), one buffer for the law, its running sums, the scaled context and the
+features, and no intermediate layers (the same arms and the same learner state, bit for bit, on
+SEA, Bananas, `LinearBandit` and ImageSegments, seeds 0-2) saved 0.0 / 0.7 / 0.4 / 0.6 us of 13.0 /
+12.6 / 15.3 / 16.4 us a round (0-5%): of such a round the two compiled calls take some 6.6 us
+(numba's dispatch of their 27 and 23 arguments about 1.9 us of it) and what the Python around them
+does that the prototype kept (the context's values read into an array, the law as a list, the
+uniform draw, the bookkeeping that `update` owes river's policy API and the drift detector) most of
+the rest, so the round was left as it is.
+
 Issue 13's targets, where they stand after the seventh session: unchanged from the sixth (the
 seventh changed no arithmetic of the defaults; `bandit_heldout` has 17 held-out streams now,
 where `BoBLO(n_learners=5)` scores 0.819 in the mean against hindsight-tuned LinUCB's 0.807).
