@@ -55,9 +55,8 @@ def run(name: str, data_name: str, seed: int) -> dict:
     where the stream does not know the expected ones: a classification stream's are the
     same), and L_100 - L_1 over each stretch of rounds that the stream reaches (`stretches`,
     from `STRETCHES`' starts). The mixture's rounds are played by hand, as `evaluate.bandit`
-    plays them, reading
-    each round's scaled context from the policy's pending pull; nothing the policy does
-    depends on the reading."""
+    plays them, reading each round's scaled context from the policy's pending pull; nothing the
+    policy does depends on the reading."""
     warnings.simplefilter("ignore")
     policy = BoBLO(seed=seed, **_PARAMS[name])
     stream = DATASETS[data_name](seed)
@@ -225,24 +224,23 @@ beta: its tuned (alpha, beta) are penalties 1 / 5 / 0.2 on ImageSegments / digit
 `LinearBandit` (not 5 on `LinearBandit`, as beta alone would suggest), nearly greedy there (its
 width is at least the square root of 1 / beta).
 
-**Thirteenth session: which penalty predicts better, early and late** (the second table). The
-first paragraph's "penalty 100 predicts better on `LinearBandit`" holds for the stream as a
-whole only: it predicts better in the first 250 rounds (-2.82, SE 0.26), where shrinking toward
-the prior pays, and from round 500 on penalty 1's error is the smaller in every stretch (+0.29
-/ +0.37 / +0.34, SE 0.16 / 0.12 / 0.05), too little to make up the early lead by round 3,000. Exponential
-weights at the squared loss's mixable rate 1/2 follow the better *cumulative* predictor (within
-2 ln 2 of its error), so the mixture stays mostly on penalty 100; on 20,000-round
-`LinearBandit` streams (seeds 100-109, scratch) L_100 - L_1 is still -1.2 at the end (weight on
-penalty 1 0.20-0.53), and the rewards of rounds 10,000-20,000 are level (penalty 1 alone minus
-the mixture +0.0019, SE 0.0017; the first 3,000 rounds +0.0033, SE 0.0013): the gap is the
-learning phase's. Following the recent predictor instead (scratch, the numpy round patched,
-seeds 100-119): cumulative errors discounted by 0.999 / 0.998 / 0.995 a round leave the two
-penalties' windowed errors within a fraction of a unit of each other, so the weights sit near
-1/2 on every stream (penalty 1: 0.66 / 0.51 / 0.50 on ImageSegments, 0.38 / 0.47 / 0.49 on
-digits, 0.50 on `LinearBandit`): -0.0011 / -0.0037 / -0.0064 (SE 0.0016-0.0017) in the
-three-stream mean, digits -0.006 to -0.024, `LinearBandit` -0.0011 to +0.0006. On ImageSegments
-the averaged penalties played better than the mixture's penalty 1 (+0.0037 to +0.0062, SE
-0.003): a blend of the two is not the worse of them there either."""
+**Thirteenth session: which penalty predicts better, early and late** (the second table). The first
+paragraph's "penalty 100 predicts better on `LinearBandit`" holds for the stream as a whole only:
+it predicts better in the first 250 rounds (-2.82, SE 0.26), where shrinking toward the prior pays,
+and from round 500 on penalty 1's error is the smaller in every stretch (+0.29 / +0.37 / +0.34, SE
+0.16 / 0.12 / 0.05), too little to make up the early lead by round 3,000. Exponential weights at
+the squared loss's mixable rate 1/2 follow the better *cumulative* predictor (within 2 ln 2 of its
+error), so the mixture stays mostly on penalty 100; on 20,000-round `LinearBandit` streams (seeds
+100-109, scratch) L_100 - L_1 is still -1.2 at the end (weight on penalty 1 0.20-0.53), and the
+rewards of rounds 10,000-20,000 are level (penalty 1 alone minus the mixture +0.0019, SE 0.0017;
+the first 3,000 rounds +0.0033, SE 0.0013): the gap is the learning phase's. Following the recent
+predictor instead (scratch, the numpy round patched, seeds 100-119): cumulative errors discounted
+by 0.999 / 0.998 / 0.995 a round leave the two penalties' windowed errors within a fraction of a
+unit of each other, so the weights sit near 1/2 on every stream (penalty 1: 0.66 / 0.51 / 0.50 on
+ImageSegments, 0.38 / 0.47 / 0.49 on digits, 0.50 on `LinearBandit`): -0.0011 / -0.0037 / -0.0064
+(SE 0.0016-0.0017) in the three-stream mean, digits -0.006 to -0.024, `LinearBandit` -0.0011 to
++0.0006. On ImageSegments the averaged penalties played better than the mixture's penalty 1
+(+0.0037 to +0.0062, SE 0.003): a blend of the two is not the worse of them there either."""
 
 
 if __name__ == "__main__":
