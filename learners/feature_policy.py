@@ -656,7 +656,8 @@ class FeaturePolicy(base.Estimator):
         `BoBLO(n_learners>1)`'s default learner has `later_features=128`
         (`onlineboost.boblo.DEFAULT_LATER`): linear later copies add no policy class to copy
         1's (module docstring), these can; on the development streams its aggregate never
-        switched to them, on `streams.NonlinearBandit` it does (`BoBLO`'s docstring).
+        switched to them, on `streams.NonlinearBandit` it did over the former linear copy 1
+        (`BoBLO`'s docstring).
     link
         How a copy plays its predicted costs $y = m(c) + \hat g(c)$ (module docstring, "Play
         laws"): `"softmax"` (the default; annealed when `t0` is given) or `"igw"`, inverse gap
