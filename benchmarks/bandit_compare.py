@@ -1998,17 +1998,20 @@ SEA, Bananas, `LinearBandit` and ImageSegments, seeds 0-2) saved 0.0 / 0.7 / 0.4
 (numba's dispatch of their 27 and 23 arguments about 1.9 us of it) and what the Python around them
 does that the prototype kept (the context's values read into an array, the law as a list, the
 uniform draw, the bookkeeping that `update` owes river's policy API and the drift detector) most of
-the rest, so the round was left as it is. *What the later stages are worth over the Fourier-feature
-first copy* (target 2; each depth's last stage played directly, `aggregate=None`, seeds 100-119): N
-= 2 / 3 / 5 scored -0.0003 / +0.0033 / +0.0047 against `BoBLO()` on ImageSegments, +0.0050 /
--0.0006 / -0.0048 on digits, -0.0020 / -0.0020 / -0.0051 on `LinearBandit` (SE 0.0011-0.0047), and
-+0.005 / +0.013 / +0.007 on `NonlinearBandit` (SE 0.005-0.009). No depth beats the first copy by
-two standard errors anywhere, and the best depth differs by stream: even an oracle choosing each
-stream's depth in hindsight would gain about 0.005 on ImageSegments and digits, within the seed
-noise, so no aggregate over these stages can make `BoBLO(n_learners=5)` better than `BoBLO()` on
-two development streams by a margin the rounds can show; on these streams the price of bandit
-feedback, not the class, is what separates `BoBLO()` from the full-information fits (the eighth
-session's paragraph).
+the rest, so the round was left as it is. Nor is the correction's ridge step, two passes over its
+132 x 132 inverse Gram matrix (some 3 us of the round), cheaper deferred: a rank-m update of that
+matrix with the m latest rank-one terms kept aside (m = 4 / 8 / 16) took 3.1 / 3.6 / 3.6 us a step
+against 3.0 / 2.8 / 2.8 us (a micro-benchmark; the matrix stays in the cache either way). *What the
+later stages are worth over the Fourier-feature first copy* (target 2; each depth's last stage
+played directly, `aggregate=None`, seeds 100-119): N = 2 / 3 / 5 scored -0.0003 / +0.0033 / +0.0047
+against `BoBLO()` on ImageSegments, +0.0050 / -0.0006 / -0.0048 on digits, -0.0020 / -0.0020 /
+-0.0051 on `LinearBandit` (SE 0.0011-0.0047), and +0.005 / +0.013 / +0.007 on `NonlinearBandit` (SE
+0.005-0.009). No depth beats the first copy by two standard errors anywhere, and the best depth
+differs by stream: even an oracle choosing each stream's depth in hindsight would gain about 0.005
+on ImageSegments and digits, within the seed noise, so no aggregate over these stages can make
+`BoBLO(n_learners=5)` better than `BoBLO()` on two development streams by a margin the rounds can
+show; on these streams the price of bandit feedback, not the class, is what separates `BoBLO()`
+from the full-information fits (the eighth session's paragraph).
 
 Issue 13's targets, where they stand after the seventh session: unchanged from the sixth (the
 seventh changed no arithmetic of the defaults; `bandit_heldout` has 17 held-out streams now,
