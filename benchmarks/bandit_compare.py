@@ -863,17 +863,31 @@ def speed_ratio(policy_name, data_name, seed=0, n_rounds=None, against="river Li
 WINDOWS = (0, 100, 250, 500, 1000, 1500, 2000)
 
 
-def run_gap(data_name, seed, n_rounds=None):
-    """BoBLO() and tuned LinUCB on one seed: (BoBLO's rewards, LinUCB's rewards, BoBLO's
-    per-round (expected reward of its law, reward of the loss model's greedy arm, reward of
-    the law's most likely arm, mass off that arm)).
+def _tuned_linucb(data_name, seed):
+    """Tuned LinUCB for `data_name` and the transformer it is run with (`run_gap`'s default
+    reference)."""
+    name = "river LinUCBDisjoint"
+    return make_policy(name, seed, data_name), _scaler(name)
+
+
+def _development_stream(data_name, seed):
+    return DATASETS[data_name](seed)
+
+
+def run_gap(data_name, seed, n_rounds=None, make_stream=_development_stream,
+            reference=_tuned_linucb):
+    """BoBLO() and a reference policy (tuned LinUCB) on one seed: (BoBLO's rewards, the
+    reference's rewards, BoBLO's per-round (expected reward of its law, reward of the loss
+    model's greedy arm, reward of the law's most likely arm, mass off that arm)).
 
     The counterfactual columns read the stream's reward vector (its expected one where known)
     and BoBLO's law and loss model before the update (private attributes: a diagnosis, not an
     interface): what the same model would have earned played greedily, on the data the softmax
-    collected."""
+    collected. `make_stream(data_name, seed)` builds the stream (a `streams` bandit: the
+    development streams by default) and `reference(data_name, seed)` the reference policy and
+    its transformer (module-level functions, for the worker processes)."""
     warnings.simplefilter("ignore")
-    policy, stream = BoBLO(seed=seed), DATASETS[data_name](seed)
+    policy, stream = BoBLO(seed=seed), make_stream(data_name, seed)
     own, parts = [], []
     for t, (context, arm_ids) in enumerate(stream):
         if n_rounds is not None and t >= n_rounds:
@@ -887,23 +901,28 @@ def run_gap(data_name, seed, n_rounds=None):
         reward = stream.reward(arm)
         own.append(reward)
         policy.update(arm, context, reward)
-    linucb = evaluate.bandit(make_policy("river LinUCBDisjoint", seed, data_name),
-                             DATASETS[data_name](seed), n_rounds=n_rounds, skyline=None,
-                             transformer=_scaler("river LinUCBDisjoint"))
+    other, transformer = reference(data_name, seed)
+    linucb = evaluate.bandit(other, make_stream(data_name, seed), n_rounds=n_rounds,
+                             skyline=None, transformer=transformer)
     return np.array(own), np.asarray(linucb.rewards, dtype=float), np.array(parts)
 
 
-def gap_table(datas, seeds, jobs, n_rounds=None) -> dict:
-    """`run_gap` on every data set and seed: {data: [(BoBLO, LinUCB, parts) per seed]}."""
+def gap_table(datas, seeds, jobs, n_rounds=None, make_stream=_development_stream,
+              reference=_tuned_linucb) -> dict:
+    """`run_gap` on every data set and seed: {data: [(BoBLO, reference, parts) per seed]}."""
     tasks = [(d, s) for d in datas for s in seeds]
-    out = Parallel(n_jobs=jobs)(delayed(run_gap)(d, s, n_rounds) for d, s in tasks)
+    out = Parallel(n_jobs=jobs)(delayed(run_gap)(d, s, n_rounds, make_stream, reference)
+                                for d, s in tasks)
     res = {}
     for (d, _), v in zip(tasks, out):
         res.setdefault(d, []).append(v)
     return res
 
 
-def gap_markdown(res: dict, seeds) -> str:
+def gap_markdown(res: dict, seeds, reference: str = "tuned LinUCB") -> str:
+    """`gap_table`'s results: per seed, BoBLO() and the `reference` policy and their
+    difference; then per stretch of rounds (`WINDOWS`), means over the seeds of both rewards
+    and of BoBLO's counterfactual columns."""
     lines = []
     for d, runs in res.items():
         a = np.array([r[0].mean() for r in runs])
@@ -911,7 +930,7 @@ def gap_markdown(res: dict, seeds) -> str:
         lines += [f"**{d}**, seeds {', '.join(map(str, seeds))}", "",
                   "| | " + " | ".join(map(str, seeds)) + " | mean |",
                   "|---|" + "---:|" * (len(seeds) + 1)]
-        for name, v in (("BoBLO()", a), ("tuned LinUCB", b), ("difference", a - b)):
+        for name, v in (("BoBLO()", a), (reference, b), ("difference", a - b)):
             lines.append(f"| {name} | " + " | ".join(f"{x:.3f}" for x in v)
                          + f" | {v.mean():.4f} |")
         T = min(len(r[0]) for r in runs)
@@ -919,7 +938,7 @@ def gap_markdown(res: dict, seeds) -> str:
         spans = list(zip(cuts, cuts[1:]))
         lines += ["", "| rounds | " + " | ".join(f"{lo}-{hi}" for lo, hi in spans) + " |",
                   "|---|" + "---:|" * len(spans)]
-        rows = [("BoBLO() reward", lambda r: r[0]), ("tuned LinUCB reward", lambda r: r[1]),
+        rows = [("BoBLO() reward", lambda r: r[0]), (f"{reference} reward", lambda r: r[1]),
                 ("BoBLO's law, expected", lambda r: r[2][:, 0]),
                 ("its model's greedy arm", lambda r: r[2][:, 1]),
                 ("its law's likeliest arm", lambda r: r[2][:, 2]),

@@ -45,7 +45,10 @@ two code versions can be compared:
 The script prints where `onlineboost` was imported from and records its checkout's branch and
 last commit to `onlineboost`/`learners`/`streams` (and BoBLO()'s parameters) with the table.
 
-`--quick` runs 300 rounds of one seed and writes nothing.
+`--quick` runs 300 rounds of one seed and writes nothing. `--gap LED,Hyperplane` prints, per
+seed and per stretch of rounds, `BoBLO()` against LinUCB's defaults on those streams with what
+`BoBLO()`'s loss model would have earned played greedily (`bandit_compare.run_gap`), on the
+diagnosis seeds `--gap-seeds` (default 100-104, not the table's), and writes nothing.
 """
 
 from __future__ import annotations
@@ -67,7 +70,7 @@ import onlineboost
 import streams
 from benchmarks import report
 from benchmarks.bandit_compare import LINUCB as DEV_LINUCB
-from benchmarks.bandit_compare import grid, linucb
+from benchmarks.bandit_compare import gap_markdown, gap_table, grid, linucb, parse_seeds
 from onlineboost import BoBLO, evaluate
 from streams import ClassificationBandit, StumpMixture
 
@@ -205,6 +208,12 @@ def make_policy(name: str, seed: int):
         if name == _linucb_name(ab):
             return linucb(ab[0], ab[1], seed)
     raise ValueError(f"policy {name!r} is not one of {policies()}")
+
+
+def linucb_defaults(data_name: str, seed: int):
+    """river's `LinUCBDisjoint` at its defaults and its transformer (`--gap`'s reference; the
+    same for every data set)."""
+    return make_policy(_linucb_name((1.0, 1.0)), seed)
 
 
 def policies() -> list[str]:
@@ -472,24 +481,26 @@ the ninth session's to the last digit (0.847). What it buys where the arms chang
 `benchmarks/bandit_drift.py`.
 
 Reading (thirteenth session: where `BoBLO()` trails LinUCB, and why; a diagnosis on seeds
-100-104, not the table's 0-4, scratch scripts, nothing chosen from these streams). *LED*:
-`BoBLO()` 0.669 against LinUCB's defaults 0.726. On two of the five seeds it settles at
-0.63-0.65 from round 1,000 on while LinUCB reaches 0.75, and its loss model's greedy arm earns
-what its law does (0.63-0.65): the model misjudges the arm of some classes early and the
-annealed softmax (1-3% of the mass off its likeliest arm by then, spread over nine arms) never
-plays it there again, where LinUCB's width keeps revisiting it. The same policy with penalty 1
-alone scores 0.684, with the correction pinned at 0 0.671, over the context alone 0.660.
-*Hyperplane* (linear): the correction over the context alone and the pinned correction both
-score 0.922 against 0.911 (LinUCB 0.924): the 128 features cost 0.011 here. Yet the model plus
-its correction *predicts* the played arm's loss better than the model alone (lead of 0.0 to
-3.5 in squared error over 3,000 rounds, under `FitLead`'s anchor; on ImageSegments +6 to +14,
-`NonlinearBandit` +16 to +26, `LinearBandit` -1.2 to +0.7): the split between prediction and
-decision that `bandit_penalty` finds for the penalty on `LinearBandit`, so no gate on the
-correction by prediction error would drop the features where they cost. *tic-tac-toe*:
-penalty 1 alone 0.949 against 0.939 (LinUCB 0.953). *`BoBLO(n_learners=5)` on Bananas*
-(seeds 100-109): it switches on 3 of the 10 seeds and scores -0.013 and -0.009 on two of them
-(0.000 on the third), and after the switch its Exp4 holds its largest weight on the first copy:
-the stage whose predictions triggered the switch does not play better."""
+100-104, not the table's 0-4, nothing chosen from these streams; `python -m
+benchmarks.bandit_heldout --gap LED,Hyperplane` prints the curves, the rest are scratch
+scripts). *LED*: `BoBLO()` 0.669 against LinUCB's defaults 0.726. On two of the five seeds it
+settles at 0.63-0.67 from round 1,000 on while LinUCB reaches 0.75, and its loss model's greedy
+arm earns what its law does (0.63-0.67): the model misjudges the arm of some classes early and
+the annealed softmax (1-3% of the mass off its likeliest arm by then, spread over nine arms)
+never plays it there again, where LinUCB's width keeps revisiting it. The same policy with
+penalty 1 alone scores 0.684, with the correction pinned at 0 0.671, over the context alone
+0.660. *Hyperplane* (linear): the correction over the context alone and the pinned correction
+both score 0.922 against 0.911 (LinUCB 0.924): the 128 features cost 0.011 here (in rounds
+2,000-3,000 the loss model's greedy arm earns 0.940, `BoBLO()`'s law 0.928, LinUCB 0.944). Yet
+the model plus its correction *predicts* the played arm's loss better than the model alone (lead
+of 0.0 to 3.5 in squared error over 3,000 rounds, under `FitLead`'s anchor; on ImageSegments +6
+to +14, `NonlinearBandit` +16 to +26, `LinearBandit` -1.2 to +0.7): the split between prediction
+and decision that `bandit_penalty` finds for the penalty on `LinearBandit`, so no gate on the
+correction by prediction error would drop the features where they cost. *tic-tac-toe*: penalty 1
+alone 0.949 against 0.939 (LinUCB 0.953). *`BoBLO(n_learners=5)` on Bananas* (seeds 100-109): it
+switches on 3 of the 10 seeds and scores -0.013 and -0.009 on two of them (0.000 on the third),
+and after the switch its Exp4 holds its largest weight on the first copy: the stage whose
+predictions triggered the switch does not play better."""
 
 
 def main(argv=None):
@@ -506,7 +517,20 @@ def main(argv=None):
                              "branch of onlineboost's checkout)")
     parser.add_argument("--render", action="store_true",
                         help="re-render the recorded results without running")
+    parser.add_argument("--gap", default=None, metavar="DATA[,DATA]",
+                        help="BoBLO() against LinUCB's defaults per stretch of rounds on these "
+                             "data sets (`bandit_compare.run_gap`); prints, writes nothing")
+    parser.add_argument("--gap-seeds", default="100-104", metavar="SEEDS",
+                        help="with --gap: the seeds, comma-separated or a range A-B")
     args = parser.parse_args(argv)
+    if args.gap:
+        datas, seeds = args.gap.split(","), parse_seeds(args.gap_seeds)
+        unknown = [d for d in datas if d not in DATASETS]
+        if unknown:
+            parser.error(f"--gap: unknown data sets {unknown}; choose from {list(DATASETS)}")
+        res = gap_table(datas, seeds, args.jobs, args.max_rounds, make_stream, linucb_defaults)
+        print(gap_markdown(res, seeds, reference="LinUCB (1, 1)"))
+        return
     if args.render:
         report.write_section("bandit_heldout", section(json.loads(RAW.read_text())))
         return

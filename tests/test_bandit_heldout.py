@@ -115,3 +115,34 @@ def test_versions_recorded_before_the_depth_rows_still_render():
     assert "| new minus old: BoBLO(n_learners=5) | +0.100 ± 0.000 * | +0.100 |" in text
     assert "new minus old: BoBLO(n_learners=2)" not in text
     assert [name for name, _ in bh.rows(raw["versions"]["old"]["results"], ["d"])][:2] == old
+
+
+def test_gap_run_on_a_held_out_stream_plays_what_the_plain_runs_play():
+    # `--gap`: BoBLO() instrumented, and LinUCB's defaults as the reference, on a held-out
+    # stream; the rewards are those of the uninstrumented policies on the same shuffle
+    from benchmarks.bandit_compare import run_gap
+    from onlineboost import BoBLO, evaluate
+
+    own, ref, parts = run_gap("iris", 3, None, bh.make_stream, bh.linucb_defaults)
+    plain = evaluate.bandit(BoBLO(seed=3), bh.make_stream("iris", 3), skyline=None)
+    np.testing.assert_array_equal(own, plain.rewards)
+    policy, scaler = bh.make_policy("LinUCB (1, 1)", 3)
+    reference = evaluate.bandit(policy, bh.make_stream("iris", 3), skyline=None,
+                                transformer=scaler)
+    np.testing.assert_array_equal(ref, reference.rewards)
+    assert parts.shape == (150, 4)
+    # a classification stream's rewards are 0 or 1: so are its greedy arms' counterfactuals
+    assert set(np.unique(parts[:, 1:3])) <= {0.0, 1.0}
+
+
+def test_gap_cli_prints_against_linucb_defaults_and_writes_nothing(tmp_path, monkeypatch,
+                                                                    capsys):
+    monkeypatch.setattr(bh, "RAW", tmp_path / "raw.json")
+    monkeypatch.setattr(bh.report, "RESULTS", tmp_path)
+    monkeypatch.setattr(bh.report, "ROOT", tmp_path)
+    bh.main(["--gap", "iris", "--gap-seeds", "0,1"])
+    out = capsys.readouterr().out
+    assert "**iris**, seeds 0, 1" in out and "| LinUCB (1, 1) reward |" in out
+    assert not list(tmp_path.iterdir())
+    with pytest.raises(SystemExit):
+        bh.main(["--gap", "ImageSegments"])  # a development stream, not a held-out one
