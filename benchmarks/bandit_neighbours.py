@@ -16,91 +16,72 @@ whether a stage from a *different* class, a local non-parametric one, leaves mor
   it learns where stage 1 misjudges an arm from the rounds that arm was played, with no
   importance weight.
 
-Three ways to play, per development stream and seed, stage 2 drawing with the uniform numbers
-of `BoBLO()`'s own draws (common random numbers):
-`BoBLO()` alone; stage 2 from round `switch` on (an oracle's switch, fixed in advance: what the
-stage is worth once it has data); and `FitLead` over the two stages (`BoBLO(n_learners>1)`'s
-aggregate: stage 1 until stage 2 predicts the played arms' losses better beyond its
-time-uniform margin, then Exp4). The table gives the rewards, the paired differences with
-standard errors, how many seeds `FitLead` switched on, and its final lead and margin.
+Four ways to play, per development stream and seed: `BoBLO()` alone; stage 2 from round
+`switch` on (an oracle's switch, fixed in advance: what the stage is worth once it has data);
+`FitLead` over the two stages (`BoBLO(n_learners>1)`'s aggregate: stage 1 until stage 2
+predicts the played arms' losses better beyond its time-uniform margin, then Exp4); and
+`onlineboost.neighbours.NeighbourBoBLO()`, which plays stage 2 once its *decision* lead passes
+its margin. The first table gives the rewards, the differences to `BoBLO()` paired by seed
+with standard errors, how many seeds each test switched on, and its final lead and margin; the
+second, `NeighbourBoBLO()` against `BoBLO()` on the held-out streams of
+`benchmarks.bandit_heldout` (never tuned on; reported, nothing chosen from them).
 
-    python -m benchmarks.bandit_neighbours [--seeds 100-119] [--jobs 2]
+    python -m benchmarks.bandit_neighbours [--seeds 100-119] [--heldout-seeds 0-4] [--jobs 2]
 
-The rounds are played by hand as `evaluate.bandit` plays them, on `BoBLO()`'s numpy round
+The first three are played by hand as `evaluate.bandit` plays them, on `BoBLO()`'s numpy round
 (`_JIT` off on the instance), reading private state (a diagnosis, not an interface): the pending
 pull's context and, when stage 2 plays, its arm and propensity, so that `BoBLO()`'s estimate
-learns from the arm actually played with the probability it had. The default seeds are tuning
-seeds (100-119); nothing is chosen from them.
+learns from the arm actually played with the probability it had; stage 2 draws with the uniform
+number of `BoBLO()`'s own draw (common random numbers). The development seeds are tuning seeds
+(100-119).
 """
 
 from __future__ import annotations
 
+import argparse
 import copy
 import warnings
 from itertools import accumulate
 
 import numpy as np
 
-from benchmarks import report
-from benchmarks.bandit_compare import DATASETS, grid, seed_sweep
+from benchmarks import bandit_heldout, report
+from benchmarks.bandit_compare import DATASETS, grid, parse_seeds
 from benchmarks.bandit_wide import paired
-from onlineboost import BoBLO
+from onlineboost import BoBLO, evaluate
 from onlineboost.boblo import _draw
 from onlineboost.depth import FitLead
+from onlineboost.neighbours import NeighbourBoBLO, NeighbourCorrection, _Standardiser
 
 #: how the stages are played (`run`'s `mode`)
-MODES = ("BoBLO()", "stage 2 from round 500", "FitLead")
-#: the correction's neighbours, shrinkage and window (chosen on tuning seeds 100-107 among
-#: k = 1, 3, 5, 10, 20 and shrink = 0.3, 0.5, 0.7, 1.0, with the switch at round 500)
+MODES = ("BoBLO()", "stage 2 from round 500", "FitLead", "NeighbourBoBLO()")
+#: the correction's neighbours, shrinkage and window (`NeighbourBoBLO`'s defaults: chosen on
+#: tuning seeds 100-107 among k = 1, 3, 5, 10, 20 and shrink = 0.3, 0.5, 0.7, 1.0, with the
+#: switch at round 500)
 K, SHRINK, WINDOW = 5, 0.5, 1000
-
-
-class NeighbourCorrection:
-    r"""Per-arm $k$-nearest-neighbour regression of residuals over a window of played contexts.
-
-    `predict(z)` gives, for every arm $a$, `shrink` $\cdot \frac1k \sum_{i \in N_a(z)} r_i$,
-    $N_a(z)$ the (at most) $k$ stored contexts of arm $a$ nearest to $z$ (Euclidean; ties by
-    `np.argpartition`), so an arm with fewer than $k$ stored rounds is shrunk further toward 0
-    and an arm never played predicts 0. `learn(a, z, r)` stores $(z, r)$ for arm $a$ in a ring
-    buffer of `window` rows (the oldest row goes first).
-    """
-
-    def __init__(self, n_arms: int, dim: int, k: int = K, shrink: float = SHRINK,
-                 window: int = WINDOW):
-        self.k, self.shrink, self.window = k, shrink, window
-        self._X = np.zeros((n_arms, window, dim))
-        self._r = np.zeros((n_arms, window))
-        self._n = np.zeros(n_arms, dtype=int)
-
-    def predict(self, z: np.ndarray) -> np.ndarray:
-        out = np.zeros(len(self._n))
-        for a, n in enumerate(self._n):
-            m = min(n, self.window)
-            if m == 0:
-                continue
-            d = ((self._X[a, :m] - z) ** 2).sum(axis=1)
-            nearest = np.argpartition(d, self.k - 1)[:self.k] if self.k < m else slice(None)
-            out[a] = self.shrink * self._r[a, :m][nearest].sum() / self.k
-        return out
-
-    def learn(self, a: int, z: np.ndarray, r: float) -> None:
-        j = self._n[a] % self.window
-        self._X[a, j], self._r[a, j] = z, r
-        self._n[a] += 1
 
 
 def run(mode: str, data_name: str, seed: int, n_rounds: int | None = None,
         switch: int = 500, k: int = K, shrink: float = SHRINK) -> dict:
     """One pass over `data_name` played by `mode` (`MODES`; "stage 2 from round 500" switches at
     `switch`; the correction's `k` and `shrink`): the progressive average reward, the round stage
-    2 first played (None: never) and, for `FitLead`, stage 2's final lead and margin. Stage 2
-    draws its arm with the uniform number `BoBLO()`'s own pull draws with (common random
-    numbers: with `shrink=0` it plays `BoBLO()`'s arms)."""
+    2 first played (None: never) and, for `FitLead` and `NeighbourBoBLO()`, stage 2's final lead
+    and margin. "NeighbourBoBLO()" is `onlineboost.neighbours.NeighbourBoBLO(k=k, shrink=shrink,
+    seed=seed)` played by `evaluate.bandit`; the other modes are played here by hand, stage 2
+    drawing with the uniform number `BoBLO()`'s own pull draws with (common random numbers:
+    with `shrink=0` it plays `BoBLO()`'s arms)."""
     warnings.simplefilter("ignore")
-    policy, stream = BoBLO(seed=seed), DATASETS[data_name](seed)
+    stream = DATASETS[data_name](seed)
+    if mode == "NeighbourBoBLO()":
+        policy = NeighbourBoBLO(k=k, shrink=shrink, seed=seed)
+        result = evaluate.bandit(policy, stream, n_rounds=n_rounds, skyline=None)
+        return {"reward": float(result.average_reward), "first": policy.switched_at,
+                "lead": policy.lead, "margin": policy.margin}
+    policy = BoBLO(seed=seed)
     policy._JIT = False  # (the numpy round: the same arms; its state is read below)
-    correction = fit = mean = var = None
-    rewards, first, count = [], None, 0
+    correction = fit = None
+    scaler = _Standardiser()
+    rewards, first = [], None
     for t, (context, arm_ids) in enumerate(stream):
         if n_rounds is not None and t >= n_rounds:
             break
@@ -109,15 +90,9 @@ def run(mode: str, data_name: str, seed: int, n_rounds: int | None = None,
         x = np.asarray(policy._pending[1], dtype=float)
         n_arms = len(policy._arms)
         if correction is None:
-            correction = NeighbourCorrection(n_arms, len(x), k, shrink)
-            mean, var = np.zeros(len(x)), np.ones(len(x))
+            correction = NeighbourCorrection(n_arms, k, shrink, WINDOW)
             fit = FitLead(2, n_arms, np.array([0.5, 0.5]))
-        count += 1  # the context standardised online (learn, then transform)
-        delta = x - mean
-        mean += delta / count
-        if count > 1:
-            var += (delta * (x - mean) - var) / count
-        z = (x - mean) / np.sqrt(np.maximum(var, 1e-12))
+        z = scaler.learn_transform(x)
         costs = policy._booco.copies.predicted_costs(x)[0]
         model = np.asarray(policy._model.costs(x))
         anchored = costs - np.mean(costs - model)
@@ -152,38 +127,87 @@ def run(mode: str, data_name: str, seed: int, n_rounds: int | None = None,
     return out
 
 
+def run_heldout(mode: str, name: str, seed: int) -> dict:
+    """`BoBLO()` or `NeighbourBoBLO()` (`mode`) on the held-out stream `name` of
+    `benchmarks.bandit_heldout` (at most its `MAX_ROUNDS` rounds): the progressive average
+    reward and the round stage 2 first played."""
+    warnings.simplefilter("ignore")
+    policy = BoBLO(seed=seed) if mode == "BoBLO()" else NeighbourBoBLO(seed=seed)
+    result = evaluate.bandit(policy, bandit_heldout.make_stream(name, seed),
+                             n_rounds=bandit_heldout.MAX_ROUNDS, skyline=None)
+    return {"reward": float(result.average_reward),
+            "first": getattr(policy, "switched_at", None)}
+
+
+def _switches(runs: list) -> str:
+    rounds = [r["first"] for r in runs if r["first"] is not None]
+    median = f", median round {int(np.median(rounds))}" if rounds else ""
+    return f"{len(rounds)} of {len(runs)}{median}"
+
+
 def markdown(res: dict, seeds: list) -> str:
-    """The table of `res` ({mode: {data set: [run's dict per seed]}})."""
-    rows = ["| data set | BoBLO() | stage 2 from round 500 | its difference (SE) | FitLead | "
-            "its difference (SE) | FitLead switched | its lead / margin at the end (median) |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    """The development table of `res` ({mode: {data set: [run's dict per seed]}})."""
+    rows = ["| data set | BoBLO() | stage 2 from round 500 (SE) | FitLead (SE) | FitLead switched "
+            "| its lead / margin (median) | NeighbourBoBLO() (SE) | it switched | its lead / "
+            "margin (median) |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for d in res["BoBLO()"]:
         base = [r["reward"] for r in res["BoBLO()"][d]]
-        late = [r["reward"] for r in res["stage 2 from round 500"][d]]
-        fits = res["FitLead"][d]
-        fit = [r["reward"] for r in fits]
-        switched = sum(r["first"] is not None for r in fits)
-        (dl, sl), (df, sf) = paired(late, base), paired(fit, base)
-        lead = np.median([r["lead"] for r in fits])
-        margin = np.median([r["margin"] for r in fits])
-        rows.append(f"| {d} | {np.mean(base):.4f} | {np.mean(late):.4f} | {dl:+.4f} ({sl:.4f}) "
-                    f"| {np.mean(fit):.4f} | {df:+.4f} ({sf:.4f}) | {switched} of {len(fits)} "
-                    f"| {lead:+.1f} / {margin:.1f} |")
-    return ("\n".join(rows) + f"\n\n{len(seeds)} seeds; k = {K}, shrink {SHRINK}, window "
-            f"{WINDOW}. Lead: stage 1's cumulative squared error at the played arm minus stage "
-            "2's (`FitLead.lead`, positive: stage 2 predicts better); margin: `FitLead.margins`, "
-            "the lead it needs to switch.")
+        cells = [f"{np.mean(base):.4f}"]
+        for mode in MODES[1:]:
+            runs = res[mode][d]
+            diff, se = paired([r["reward"] for r in runs], base)
+            cells.append(f"{diff:+.4f} ({se:.4f})")
+            if mode != "stage 2 from round 500":
+                lead = np.median([r["lead"] for r in runs])
+                margin = np.median([r["margin"] for r in runs])
+                cells += [_switches(runs), f"{lead:+.1f} / {margin:.1f}"]
+        rows.append(f"| {d} | " + " | ".join(cells) + " |")
+    return ("\n".join(rows) + f"\n\n{len(seeds)} seeds; differences to `BoBLO()`, paired by "
+            f"seed; k = {K}, shrink {SHRINK}, window {WINDOW}. FitLead's lead: stage 1's "
+            "cumulative squared error at the played arm minus stage 2's (positive: stage 2 "
+            "predicts better), its margin `FitLead.margins`; NeighbourBoBLO's: its decision "
+            "lead and margin (`onlineboost.neighbours`).")
+
+
+def heldout_markdown(res: dict, seeds: list) -> str:
+    """The held-out table of `res` ({mode: {data set: [run's dict per seed]}})."""
+    rows = ["| data set | BoBLO() | NeighbourBoBLO() | difference (SE) | it switched |",
+            "|---|---:|---:|---:|---:|"]
+    a, b = [], []
+    for d in res["BoBLO()"]:
+        base = [r["reward"] for r in res["BoBLO()"][d]]
+        runs = res["NeighbourBoBLO()"][d]
+        other = [r["reward"] for r in runs]
+        diff, se = paired(other, base)
+        a += base
+        b += other
+        rows.append(f"| {d} | {np.mean(base):.4f} | {np.mean(other):.4f} | {diff:+.4f} "
+                    f"({se:.4f}) | {_switches(runs)} |")
+    rows.append(f"| mean | {np.mean(a):.4f} | {np.mean(b):.4f} | {np.mean(b) - np.mean(a):+.4f} "
+                "| |")
+    return "\n".join(rows) + f"\n\n{len(seeds)} seeds ({', '.join(map(str, seeds))})."
 
 
 def main(argv=None):
-    text_seeds, seeds, jobs = seed_sweep(argv, __doc__, "100-119")
-    res = grid(run, list(MODES), DATASETS, seeds, jobs)
-    table = markdown(res, seeds)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", default="100-119", metavar="SEEDS",
+                        help="development streams' seeds (tuning seeds)")
+    parser.add_argument("--heldout-seeds", default="0-4", metavar="SEEDS",
+                        help="the held-out streams' seeds (bandit_heldout's table's)")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    seeds, held = parse_seeds(args.seeds), parse_seeds(args.heldout_seeds)
+    table = markdown(grid(run, list(MODES), DATASETS, seeds, args.jobs), seeds)
     print(table)
+    held_table = heldout_markdown(grid(run_heldout, ["BoBLO()", "NeighbourBoBLO()"],
+                                       bandit_heldout.DATASETS, held, args.jobs), held)
+    print(held_table)
     text = (f"## Contextual bandits: a nearest-neighbour later stage\n\n"
             f"`python -m benchmarks.bandit_neighbours` — {report.machine()}. The development "
-            f"streams of `bandit_compare` on seeds {text_seeds} (tuning seeds: a diagnosis, "
-            f"nothing chosen).\n\n{table}\n\n{NOTE}\n")
+            f"streams of `bandit_compare` on seeds {args.seeds} (tuning seeds):\n\n{table}\n\n"
+            f"The held-out streams of `bandit_heldout` (never tuned on; at most "
+            f"{bandit_heldout.MAX_ROUNDS:,} rounds), `NeighbourBoBLO()` against `BoBLO()`:"
+            f"\n\n{held_table}\n\n{NOTE}\n")
     report.write_section("bandit_neighbours", text)
 
 

@@ -1,0 +1,350 @@
+r"""A nearest-neighbour later stage for BoBLO, switched on by its decision lead (issue 13).
+
+`BoBLO(n_learners > 1)` stacks copies of its first copy's class (per-arm ridge over random
+Fourier features), and on the development streams no such stage plays better than the first
+copy. A *local* stage does: where the first copy misjudges an arm in some region of the
+contexts, it does so round after round, and the rounds that arm was played nearby show it
+without any importance weight. `NeighbourBoBLO` boosts `BoBLO()` by one such stage:
+
+* **stage 1** is a `BoBLO` with one copy (the defaults by default). Its predicted costs $y(c)$
+  (the loss model plus the copy's correction) are anchored to the loss model $m$ as
+  `depth.FitLead` anchors them, $\tilde y = y - \frac1k\sum_a (y_a - m_a)$;
+* **stage 2** adds a correction $h(c)$, the `NeighbourCorrection` of the residuals
+  $\ell - \tilde y_a(c)$ of the rounds each arm $a$ was played (contexts standardised online),
+  and plays $\operatorname{softmax}(-(y + h)(c)\,\beta_t)$ at stage 1's inverse temperature
+  $\beta_t$, mixed with stage 1's exploration floor: $(1 - \eta)\,q + \eta/k$. Online gradient
+  boosting for the squared loss (Beygelzimer et al. 2015) with a local regressor as the weak
+  learner, fitted on the played arm only.
+
+**The decision lead** (which stage to play). Stage 1 plays, exactly as `BoBLO` alone would,
+until the evidence says stage 2 decides better. On a round where the two stages' greedy arms
+$g_1 = \arg\min y$ and $g_2 = \arg\min (y + h)$ differ and stage 1's arm is the one played, the
+loss $\ell$ of $g_1$ is seen; stage 1's own prediction for $g_2$ is $\tilde y_{g_2}$. The lead
+sums $Z_t = \ell_t - \operatorname{clip}_{[0,1]}\tilde y_{g_2}$ over those rounds (after
+`burn_in` rounds). Given the past and the round's play, $Z_t$ lies in an interval of length 1,
+so by Hoeffding's lemma $\exp(\lambda(\Lambda_t - \sum_s \mathbb E Z_s) - n_t\lambda^2/8)$ is a
+supermartingale ($n_t$ rounds counted), and Ville's inequality with the rates and union of
+`exp4.ville_grid` gives the margin
+$$B_t = \min_i \frac{\ln(1/\delta_i) + n_t \lambda_i^2/8}{\lambda_i}.$$
+Stage 2 plays from the first round with $\Lambda_t \ge B_t$ on. **Guarantee**: if on the
+counted rounds stage 1's arm is, in expectation, no worse than stage 1 predicts stage 2's arm
+to be ($\mathbb E[\ell(g_1)] \le \tilde y_{g_2}$), the switch happens with probability at most
+$\delta$ (`confidence`). Where stage 1's predictions of the arms it does not play are
+calibrated, that is "stage 2's arms are no better than stage 1's where they differ"; where
+they are optimistic the test switches less, where pessimistic more. No regret bound is
+claimed for the stage itself, and after the switch stage 2 plays for good (stage 1 keeps
+learning from every round; its drift detector still resets it).
+
+The test sees the decision gain that a comparison of squared errors misses: on digits the
+stage's residuals raise the squared error of the played arm's prediction (`FitLead`'s lead is
+negative there) while its decisions are better. On the development streams (tuning seeds
+100-119, `benchmarks.bandit_neighbours`) it switches on every seed of ImageSegments and digits
+and on none of `LinearBandit`, where the neighbours' residuals are noise and stage 2 plays
+worse.
+
+Examples
+--------
+>>> from onlineboost import evaluate
+>>> from onlineboost.neighbours import NeighbourBoBLO
+>>> from streams import LinearBandit
+>>> policy = NeighbourBoBLO(seed=0)
+>>> result = evaluate.bandit(policy, LinearBandit(seed=0, n_rounds=300), skyline=None)
+>>> round(result.average_reward, 4), policy.switched_at  # stage 1 plays throughout
+(0.6936, None)
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from itertools import accumulate
+
+import numpy as np
+from river import bandit
+
+from . import sets
+from ._checks import check_int, check_real, check_seed
+from .boblo import BoBLO
+from .exp4 import ville_grid, ville_margins
+
+__all__ = ["DecisionLead", "NeighbourBoBLO", "NeighbourCorrection"]
+
+
+class NeighbourCorrection:
+    r"""Per-arm $k$-nearest-neighbour regression of residuals over a window of contexts.
+
+    `predict(z)` gives, for every arm $a$, `shrink` $\cdot \frac1k \sum_{i \in N_a(z)} r_i$ with
+    $N_a(z)$ the (at most) $k$ stored contexts of arm $a$ nearest to $z$ (Euclidean; ties as
+    `np.argpartition` breaks them): an arm with fewer than $k$ stored rounds is shrunk further
+    toward 0, and an arm never played predicts 0. `learn(a, z, r)` stores $(z, r)$ for arm $a$
+    in a ring buffer of `window` rows (the oldest row goes first). Contexts may gain columns
+    (zeros for the rows stored before). Not validated: the owner passes finite floats.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from onlineboost.neighbours import NeighbourCorrection
+    >>> h = NeighbourCorrection(n_arms=2, k=2, shrink=1.0)
+    >>> for z, r in [([0.0], 1.0), ([1.0], 0.0), ([5.0], 4.0)]:
+    ...     h.learn(0, np.array(z), r)
+    >>> h.predict(np.array([0.4]))  # arm 0: (1 + 0) / 2; arm 1: never played
+    array([0.5, 0. ])
+    """
+
+    def __init__(self, n_arms: int, k: int = 5, shrink: float = 0.5, window: int = 1000):
+        self.k, self.shrink, self.window = k, shrink, window
+        self._X = np.zeros((n_arms, window, 0))
+        self._r = np.zeros((n_arms, window))
+        self._n = np.zeros(n_arms, dtype=np.int64)
+
+    def _fit_width(self, p: int) -> None:
+        if p > self._X.shape[2]:
+            self._X = np.concatenate(
+                [self._X, np.zeros(self._X.shape[:2] + (p - self._X.shape[2],))], axis=2)
+
+    def predict(self, z: np.ndarray) -> np.ndarray:
+        self._fit_width(len(z))
+        out = np.zeros(len(self._n))
+        for a, n in enumerate(self._n.tolist()):
+            m = min(n, self.window)
+            if m == 0:
+                continue
+            d = ((self._X[a, :m] - z) ** 2).sum(axis=1)
+            r = self._r[a, :m]
+            if self.k < m:
+                r = r[np.argpartition(d, self.k - 1)[:self.k]]
+            out[a] = self.shrink * (r.sum() / self.k)
+        return out
+
+    def learn(self, a: int, z: np.ndarray, r: float) -> None:
+        self._fit_width(len(z))
+        j = int(self._n[a] % self.window)
+        self._X[a, j] = 0.0
+        self._X[a, j, :len(z)] = z
+        self._r[a, j] = r
+        self._n[a] += 1
+
+
+class _Standardiser:
+    """Running mean and (population) variance per column; columns may appear later."""
+
+    def __init__(self):
+        self.count = np.zeros(0)
+        self.mean = np.zeros(0)
+        self.var = np.zeros(0)
+
+    def learn_transform(self, x: np.ndarray) -> np.ndarray:
+        p = len(x)
+        if p > len(self.mean):
+            grow = p - len(self.mean)
+            self.count = np.concatenate([self.count, np.zeros(grow)])
+            self.mean = np.concatenate([self.mean, np.zeros(grow)])
+            self.var = np.concatenate([self.var, np.zeros(grow)])
+        self.count[:p] += 1.0
+        delta = x - self.mean[:p]
+        self.mean[:p] += delta / self.count[:p]
+        self.var[:p] += (delta * (x - self.mean[:p]) - self.var[:p]) / self.count[:p]
+        scale = np.sqrt(self.var[:p])
+        return np.divide(x - self.mean[:p], scale, out=np.zeros(p), where=scale > 0.0)
+
+
+class DecisionLead:
+    r"""The decision lead $\Lambda_t = \sum Z_s$ of bounded increments and its time-uniform
+    margin (module docstring): `add(loss, predicted)` counts $Z = $ `loss` $-$
+    $\operatorname{clip}_{[0,1]}$(`predicted`), `loss` in $[0, 1]$; `passed` is whether
+    $\Lambda_t \ge B_t = \min_i (\ln(1/\delta_i) + n_t\lambda_i^2/8)/\lambda_i$ (`exp4.ville_grid`'s
+    rates and union). If every counted increment has conditional mean $\le 0$, `passed` is ever
+    true with probability at most `confidence`.
+
+    Examples
+    --------
+    >>> from onlineboost.neighbours import DecisionLead
+    >>> test = DecisionLead(confidence=0.05)
+    >>> for _ in range(40):
+    ...     test.add(1.0, 0.2)  # a loss of 1 where 0.2 was predicted for the alternative
+    >>> round(test.lead, 6), test.counted, round(test.margin, 3), test.passed
+    (32.0, 40, 8.689, True)
+    """
+
+    def __init__(self, confidence: float = 0.05):
+        self.confidence = check_real("confidence", confidence, 0.0, 1.0, low_open=True)
+        if self.confidence >= 1.0:
+            raise ValueError(f"confidence must be below 1, got {confidence!r}")
+        self._lam, self._log_inv = ville_grid(1, self.confidence)
+        self.lead, self.counted = 0.0, 0
+
+    def add(self, loss: float, predicted: float) -> None:
+        self.lead += loss - min(max(predicted, 0.0), 1.0)
+        self.counted += 1
+
+    @property
+    def margin(self) -> float:
+        """$B_t$ for the increments counted so far."""
+        psi = self.counted * 0.125 * self._lam ** 2
+        return float(ville_margins(self._log_inv, psi[None, :], self._lam)[0])
+
+    @property
+    def passed(self) -> bool:
+        return self.counted > 0 and self.lead >= self.margin
+
+
+class NeighbourBoBLO(bandit.base.ContextualPolicy):
+    r"""`BoBLO` boosted by a nearest-neighbour stage, played once its decision lead is
+    significant (module docstring).
+
+    A river contextual policy: `pull(arm_ids, context)`, then `update(arm_id, context,
+    reward)`. Until the switch it plays stage 1's arms exactly (the same `BoBLO` alone would
+    play, same seed, same arms); after it, stage 2's law.
+
+    Parameters
+    ----------
+    first
+        Stage 1: a `BoBLO` with one copy, the `"dr"` estimator and a weak learner whose stack
+        predicts costs and plays a softmax (the defaults'); cloned, never used itself. `None`:
+        `BoBLO(seed=seed)`.
+    k
+        Neighbours per arm.
+    shrink
+        Factor on the neighbours' mean residual, in $(0, 1]$.
+    window
+        Rounds stored per arm (the oldest go first).
+    burn_in
+        Rounds before the decision lead starts counting (stage 1's early predictions are not
+        calibrated yet; the correction learns from the first round on).
+    confidence
+        $\delta$: the test's probability of switching under its null hypothesis.
+    seed
+        Seed of stage 2's draws (and of the default stage 1).
+
+    Attributes
+    ----------
+    switched_at
+        The round (0-based, counting pulls learnt from) from which stage 2 plays, or None.
+    lead, margin
+        The decision lead $\Lambda_t$ and its margin $B_t$ so far.
+
+    Examples
+    --------
+    >>> from onlineboost.neighbours import NeighbourBoBLO
+    >>> policy = NeighbourBoBLO(seed=1)
+    >>> arm = policy.pull(["a", "b"], {"x": 0.5})
+    >>> policy.update(arm, {"x": 0.5}, 1.0)
+    >>> policy.lead, policy.switched_at
+    (0.0, None)
+    >>> NeighbourBoBLO(k=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be an integer >= 1, got 0
+    """
+
+    def __init__(self, first: BoBLO | None = None, k: int = 5, shrink: float = 0.5,
+                 window: int = 1000, burn_in: int = 250, confidence: float = 0.05,
+                 seed: int | None = None):
+        super().__init__(reward_obj=None, burn_in=0)
+        check_int("k", k, 1)
+        check_real("shrink", shrink, 0.0, 1.0, low_open=True)
+        check_int("window", window, 1)
+        check_int("burn_in", burn_in, 0)
+        test = DecisionLead(confidence)  # (validates confidence)
+        check_seed(seed)
+        if first is not None and not isinstance(first, BoBLO):
+            raise ValueError(f"first must be a BoBLO or None, got {first!r}")
+        stage = BoBLO(seed=seed) if first is None else first.clone()
+        proto = stage._make_booco(sets.Simplex(2))
+        copies = proto.copies
+        if (stage.n_learners != 1 or stage.estimator != "dr" or not BoBLO._predicts_costs(proto)
+                or not hasattr(copies, "inverse_temperature")
+                or getattr(copies, "link", "softmax") != "softmax"):
+            raise ValueError("first must be a BoBLO with n_learners=1, estimator='dr' and a "
+                             "weak learner whose stack predicts costs and plays a softmax "
+                             f"(the defaults'), got {first!r}")
+        self.first = first
+        self.k, self.shrink, self.window = k, shrink, window
+        self.burn_in, self.confidence, self.seed = burn_in, confidence, seed
+        self._stage = stage
+        self._rng = np.random.default_rng(seed)
+        self._test = test
+        self._scaler = _Standardiser()
+        self._correction = None
+        self.switched_at = None
+        self._t = 0  # rounds learnt from
+        self._pending = None  # (z, anchored costs, g1, g2, arm index) of the last pull
+
+    @property
+    def lead(self) -> float:
+        """The decision lead $\\Lambda_t$ so far (`DecisionLead`)."""
+        return self._test.lead
+
+    @property
+    def margin(self) -> float:
+        """Its margin $B_t$ for the rounds counted so far."""
+        return self._test.margin
+
+    @property
+    def stage(self) -> BoBLO:
+        """Stage 1 (the clone of `first` that plays)."""
+        return self._stage
+
+    def pull(self, arm_ids, context: dict | None = None):
+        """Pick an arm for the context (river's `ContextualPolicy.pull`)."""
+        stage = self._stage
+        arm = stage.pull(arm_ids, context)  # validates; stage 1's own draw
+        x = np.asarray(stage._pending[1], dtype=float)
+        copies = stage._booco.copies
+        costs = np.asarray(copies.predicted_costs(x)[0], dtype=float)
+        model = np.asarray(stage._model.costs(x), dtype=float)
+        anchored = costs - np.mean(costs - model)
+        n_arms = len(costs)
+        if self._correction is None:
+            self._correction = NeighbourCorrection(n_arms, self.k, self.shrink, self.window)
+        z = self._scaler.learn_transform(x)
+        y = costs + self._correction.predict(z)
+        if self.switched_at is None and self._test.passed:
+            self.switched_at = self._t
+        if self.switched_at is not None:  # stage 2 plays
+            beta = float(np.ravel(copies.inverse_temperature())[0])
+            q = np.exp(-(y - y.min()) * beta)
+            eta = stage.exploration
+            p = ((1.0 - eta) * q / q.sum() + eta / n_arms).tolist()
+            c = list(accumulate(p))
+            i = min(bisect_right(c, self._rng.random() * c[-1]), n_arms - 1)
+            pending = stage._pending
+            stage._pending = pending[:2] + (i, pending[3], p[i]) + pending[5:]
+            stage._arm_probabilities = p
+            arm = stage._arms[i]
+        i = stage._arm_index[arm]
+        self._pending = (z, anchored, int(np.argmin(costs)), int(np.argmin(y)), i)
+        return arm
+
+    _pull = pull
+
+    def update(self, arm_id, context, reward) -> None:
+        """Learn from the reward of the pulled arm (stage 1's `reward_range`)."""
+        stage = self._stage
+        stage.update(arm_id, context, reward)  # validates first; nothing here moved yet
+        z, anchored, g1, g2, i = self._pending
+        reward = stage._reward(reward)  # (the float stage 1 took)
+        loss = (stage._high - reward) / (stage._high - stage._low)
+        if (self.switched_at is None and self._t >= self.burn_in and g1 != g2 and i == g1):
+            self._test.add(loss, float(anchored[g2]))
+        self._correction.learn(i, z, loss - float(anchored[i]))
+        self._pending = None
+        self._t += 1
+        self._rewards[arm_id].update(reward)
+        self._counts[arm_id] += 1
+        self._n += 1
+
+    @property
+    def arm_probabilities(self) -> np.ndarray | None:
+        """The law of the last pull over the arms (stage 2's after the switch)."""
+        return self._stage.arm_probabilities
+
+    def __repr__(self) -> str:
+        return (f"NeighbourBoBLO(first={self.first!r}, k={self.k}, shrink={self.shrink}, "
+                f"window={self.window}, burn_in={self.burn_in}, "
+                f"confidence={self.confidence}, seed={self.seed})")
+
+    @classmethod
+    def _unit_test_params(cls):
+        yield {}
+        yield {"k": 2, "burn_in": 0, "confidence": 0.5, "seed": 0}
+

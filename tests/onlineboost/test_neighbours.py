@@ -1,0 +1,218 @@
+"""onlineboost.neighbours: the correction is k-nearest neighbours (brute force), the decision
+lead's margin is its closed form and holds its level under the null, and NeighbourBoBLO plays
+BoBLO's own arms until it switches, switches where stage 2 decides better (and not on a linear
+stream), keeps its laws on the simplex above the floor, and refuses bad input unchanged."""
+
+from __future__ import annotations
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+
+from benchmarks.bandit_compare import DATASETS
+from onlineboost import BoBLO, evaluate
+from onlineboost.neighbours import DecisionLead, NeighbourBoBLO, NeighbourCorrection, _Standardiser
+from streams import LinearBandit
+
+
+def _brute(rows, z, k, shrink):
+    """The mean of the k nearest residuals (fewer: their sum over k), by a full sort."""
+    if not rows:
+        return 0.0
+    d = sorted((float(((np.pad(x, (0, len(z) - len(x))) - z) ** 2).sum()), r) for x, r in rows)
+    return shrink * sum(r for _, r in d[:k]) / k
+
+
+def test_the_correction_is_k_nearest_neighbours_over_a_window_per_arm():
+    rng = np.random.default_rng(0)
+    n_arms, k, window = 3, 5, 40
+    nc = NeighbourCorrection(n_arms, k=k, shrink=0.7, window=window)
+    stored = [[] for _ in range(n_arms)]
+    assert np.array_equal(nc.predict(rng.normal(size=4)), np.zeros(n_arms))
+    for t in range(200):  # past the window on arms 0 and 1; arm 2 never played
+        dim = 4 if t < 100 else 6  # two columns appear at round 100
+        a = int(rng.integers(2))
+        z, r = rng.normal(size=dim), float(rng.normal())
+        nc.learn(a, z, r)
+        stored[a] = (stored[a] + [(z, r)])[-window:]  # the newest `window` rows
+        if t in (2, 7, 60, 120, 199):  # fewer than k rows, a few, wider rows, a wrapped window
+            q = rng.normal(size=dim)
+            want = [_brute(rows, q, k, 0.7) for rows in stored]
+            np.testing.assert_allclose(nc.predict(q), want, rtol=1e-12, atol=1e-15)
+
+
+def test_the_standardiser_is_the_running_mean_and_population_deviation():
+    rng = np.random.default_rng(1)
+    rows = [rng.normal(3.0, 2.0, size=3) for _ in range(50)]
+    rows += [np.append(rng.normal(3.0, 2.0, size=3), rng.normal(-1.0, 0.5)) for _ in range(30)]
+    scaler = _Standardiser()
+    for t, x in enumerate(rows):
+        z = scaler.learn_transform(x)
+        seen = np.array([r[:3] for r in rows[:t + 1]])
+        np.testing.assert_allclose(z[:3], (x[:3] - seen.mean(0)) / seen.std(0) if t else 0.0,
+                                   rtol=1e-9, atol=1e-12)
+        if len(x) == 4:  # the late column's statistics start when it appears
+            late = np.array([r[3] for r in rows[50:t + 1]])
+            want = (x[3] - late.mean()) / late.std() if len(late) > 1 else 0.0
+            assert z[3] == pytest.approx(want, rel=1e-9, abs=1e-12)
+    assert np.array_equal(_Standardiser().learn_transform(np.array([5.0, 7.0])), [0.0, 0.0])
+
+
+@pytest.mark.parametrize("n", [1, 10, 40, 1000, 100000])
+def test_the_margin_is_hoeffdings_ville_bound_on_the_grid(n):
+    test = DecisionLead(confidence=0.05)
+    for _ in range(n):
+        test.add(0.5, 0.5)
+    # lambda_i = 2^-i, delta_i = delta / ((i + 1)(i + 2)), psi = n lambda^2 / 8: transcribed
+    want = min((math.log((i + 1) * (i + 2) / 0.05) + n * 0.5 ** (2 * i) / 8) / 0.5 ** i
+               for i in range(40))
+    assert test.margin == pytest.approx(want, rel=1e-12)
+    assert test.lead == 0.0 and not test.passed
+    # the optimum over all lambda, sqrt(n ln(1/delta) / 2), is a lower bound of any grid point
+    assert test.margin >= math.sqrt(n * math.log(1 / 0.05) / 2)
+
+
+def test_the_lead_clips_the_prediction_and_counts_increments():
+    test = DecisionLead()
+    test.add(1.0, -0.5)  # clipped to 0: +1
+    test.add(0.0, 1.7)  # clipped to 1: -1
+    test.add(0.25, 0.5)
+    assert test.lead == pytest.approx(-0.25) and test.counted == 3
+
+
+def test_under_the_null_the_test_switches_at_most_at_its_level():
+    """Bernoulli(0.5) losses against a prediction of 0.5 (increments of mean 0, the null's
+    boundary): over 300 seeded runs of 2,000 increments the switch rate stays below delta."""
+    rng = np.random.default_rng(2)
+    switched = 0
+    for _ in range(300):
+        test = DecisionLead(confidence=0.1)
+        for loss in (rng.random(2000) < 0.5).astype(float):
+            test.add(loss, 0.5)
+            if test.passed:
+                switched += 1
+                break
+    assert switched / 300 <= 0.1  # (its level: 30 of 300; 15 here)
+
+
+def test_under_an_alternative_the_test_switches():
+    rng = np.random.default_rng(3)
+    rounds = []
+    for _ in range(50):  # the alternative's arm is 0.2 better
+        test = DecisionLead(confidence=0.05)
+        for t, loss in enumerate((rng.random(2000) < 0.7).astype(float)):
+            test.add(loss, 0.5)
+            if test.passed:
+                rounds.append(t)
+                break
+    assert len(rounds) == 50 and np.median(rounds) < 500
+
+
+def test_before_its_switch_it_plays_boblos_own_arms():
+    """On LinearBandit the neighbours' residuals are noise and the test never passes: the
+    policy is BoBLO(seed) round for round, rewards and all."""
+    alone = evaluate.bandit(BoBLO(seed=0), LinearBandit(seed=0), skyline=None)
+    policy = NeighbourBoBLO(seed=0)
+    staged = evaluate.bandit(policy, LinearBandit(seed=0), skyline=None)
+    assert policy.switched_at is None and policy.lead < policy.margin
+    assert np.array_equal(staged.rewards, alone.rewards)
+
+
+@pytest.mark.parametrize("data_name", ["ImageSegments", "digits"])
+def test_it_switches_where_the_stage_decides_better_and_then_plays_it(data_name):
+    for seed in (0, 1):
+        policy = NeighbourBoBLO(seed=seed)
+        staged = evaluate.bandit(policy, DATASETS[data_name](seed), skyline=None)
+        alone = evaluate.bandit(BoBLO(seed=seed), DATASETS[data_name](seed), skyline=None)
+        t = policy.switched_at
+        assert t is not None and policy.burn_in < t < len(staged.rewards)
+        assert np.array_equal(staged.rewards[:t], alone.rewards[:t])  # stage 1's arms
+        assert not np.array_equal(staged.rewards[t:], alone.rewards[t:])
+
+
+def test_its_laws_stay_on_the_simplex_above_the_floor_after_the_switch():
+    policy = NeighbourBoBLO(seed=0, burn_in=0, confidence=0.5)
+    stream = DATASETS["digits"](0)
+    eta, played = policy.stage.exploration, 0
+    for t, (context, arms) in enumerate(stream):
+        if t >= 800:
+            break
+        arm = policy.pull(arms, context)
+        p = policy.arm_probabilities
+        assert p.sum() == pytest.approx(1.0, abs=1e-12) and p.min() >= eta / len(arms) - 1e-15
+        played += policy.switched_at is not None
+        policy.update(arm, context, stream.reward(arm))
+    assert played > 0
+
+
+def _state(policy) -> bytes:
+    return pickle.dumps(policy)
+
+
+def test_bad_input_is_refused_and_changes_nothing():
+    policy = NeighbourBoBLO(seed=0, burn_in=0)
+    stream = LinearBandit(seed=1, n_rounds=60)
+    for context, arms in stream:
+        arm = policy.pull(arms, context)
+        policy.update(arm, context, stream.reward(arm))
+    context = {f"x{j}": 0.1 * j for j in range(5)}
+    before = _state(policy)
+    with pytest.raises(ValueError, match="context"):
+        policy.pull(arms, {**context, "x0": float("nan")})
+    with pytest.raises(ValueError, match="arm_ids"):
+        policy.pull(["nope", "other"], context)
+    assert _state(policy) == before
+    arm = policy.pull(arms, context)
+    before = _state(policy)
+    with pytest.raises(ValueError, match="reward"):
+        policy.update(arm, context, float("inf"))
+    with pytest.raises(ValueError, match="reward"):
+        policy.update(arm, context, 2.0)
+    with pytest.raises(ValueError, match="arm_id"):
+        policy.update("unknown", context, 1.0)
+    assert _state(policy) == before
+    policy.update(arm, context, 1.0)  # the round still completes
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"k": 0}, "k"), ({"k": 2.5}, "k"), ({"shrink": 0.0}, "shrink"), ({"shrink": 1.5}, "shrink"),
+    ({"window": 0}, "window"), ({"burn_in": -1}, "burn_in"), ({"confidence": 0.0}, "confidence"),
+    ({"confidence": 1.0}, "confidence"), ({"seed": -1}, "seed"), ({"first": "BoBLO"}, "first"),
+    ({"first": BoBLO(n_learners=2)}, "first"), ({"first": BoBLO(estimator="ips")}, "first"),
+])
+def test_invalid_parameters_are_named(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        NeighbourBoBLO(**kwargs)
+
+
+def test_same_seed_same_numbers_and_a_pickle_resumes_exactly():
+    def play(policy, stream, rounds):
+        out = []
+        for t, (context, arms) in enumerate(stream):
+            if t >= rounds:
+                break
+            arm = policy.pull(arms, context)
+            reward = stream.reward(arm)
+            out.append((arm, reward))
+            policy.update(arm, context, reward)
+        return out
+
+    a = NeighbourBoBLO(seed=4, burn_in=0, confidence=0.5)
+    b = NeighbourBoBLO(seed=4, burn_in=0, confidence=0.5)
+    sa, sb = DATASETS["digits"](4), DATASETS["digits"](4)
+    first_a, first_b = play(a, sa, 500), play(b, sb, 500)
+    assert first_a == first_b and a.switched_at is not None
+    resumed = pickle.loads(pickle.dumps(a))  # then both streams go on from round 500
+    assert play(resumed, sa, 300) == play(b, sb, 300)
+
+
+def test_the_first_stage_is_cloned_not_used():
+    first = BoBLO(seed=9)
+    policy = NeighbourBoBLO(first=first)
+    stream = LinearBandit(seed=9, n_rounds=20)
+    for context, arms in stream:
+        arm = policy.pull(arms, context)
+        policy.update(arm, context, stream.reward(arm))
+    assert first.booco is None and policy.stage is not first and policy.stage.booco is not None
