@@ -8,7 +8,9 @@ used seeds 100 and above) and reports paired differences with their standard err
 
 * `BoBLO()` against river's `LinUCBDisjoint` with the (alpha, beta) tuned per data set in
   `bandit_compare.LINUCB` (target: `BoBLO()` >= tuned LinUCB) and at its defaults (1, 1);
-* `BoBLO(n_learners=5)` against `BoBLO()` (target: N = 5 >= N = 1, > on two streams).
+* `BoBLO(n_learners=5)` against `BoBLO()` (target: N = 5 >= N = 1, > on two streams);
+* `onlineboost.neighbours.NeighbourBoBLO()` (`BoBLO()` and a nearest-neighbour stage played once
+  its decision lead is significant: a two-stage booster) against `BoBLO()` and tuned LinUCB.
 
 LinUCB runs behind river's `StandardScaler` and a bias feature (`bandit_compare.linucb`);
 BoBLO holds its own scaler. The metric is the progressive average reward.
@@ -25,13 +27,16 @@ import numpy as np
 from benchmarks import report
 from benchmarks.bandit_compare import DATASETS, LINUCB, grid, linucb, seed_sweep
 from onlineboost import BoBLO, evaluate
+from onlineboost.neighbours import NeighbourBoBLO
 
-POLICIES = ["BoBLO()", "BoBLO(n_learners=5)", "river LinUCBDisjoint (tuned)",
+POLICIES = ["BoBLO()", "BoBLO(n_learners=5)", "NeighbourBoBLO()", "river LinUCBDisjoint (tuned)",
             "river LinUCBDisjoint (1, 1)"]
 #: (row, against): the paired differences the table reports
 PAIRS = [("BoBLO()", "river LinUCBDisjoint (tuned)"),
          ("BoBLO()", "river LinUCBDisjoint (1, 1)"),
-         ("BoBLO(n_learners=5)", "BoBLO()")]
+         ("BoBLO(n_learners=5)", "BoBLO()"),
+         ("NeighbourBoBLO()", "BoBLO()"),
+         ("NeighbourBoBLO()", "river LinUCBDisjoint (tuned)")]
 
 
 def make_policy(name: str, data_name: str, seed: int):
@@ -40,6 +45,8 @@ def make_policy(name: str, data_name: str, seed: int):
         return BoBLO(seed=seed), None
     if name == "BoBLO(n_learners=5)":
         return BoBLO(n_learners=5, seed=seed), None
+    if name == "NeighbourBoBLO()":
+        return NeighbourBoBLO(seed=seed), None
     if name == "river LinUCBDisjoint (tuned)":
         return linucb(*LINUCB[data_name], seed)
     if name == "river LinUCBDisjoint (1, 1)":
@@ -114,7 +121,17 @@ LinUCB there (0.884, against 0.870 over the thirty; its (alpha, beta) were tuned
 copy on these streams), so N = 5 >= N = 1 holds with equality and ">" on none. Why
 `LinearBandit` is short: `bandit_compare`'s eleventh-session paragraph (the loss model's
 penalty) and `bandit_penalty` (twelfth session: there the penalty that predicts better is not the
-one that plays better)."""
+one that plays better).
+
+**Fourteenth session: a two-stage booster that helps.** `NeighbourBoBLO()`
+(`onlineboost.neighbours`: `BoBLO()` and a nearest-neighbour correction of the played arms'
+residuals, played once its decision lead passes its margin; chosen on tuning seeds 100-119,
+`benchmarks/bandit_neighbours.py`) is above `BoBLO()` beyond two standard errors on ImageSegments
+(+0.0084, SE 0.0008) and digits (+0.0087, SE 0.0006) and plays `BoBLO()`'s arms on every seed of
+`LinearBandit`, where its test never passes: for this booster, issue 13's second target ("never
+below the first stage, above it on two streams") holds, with two stages rather than five. Against
+tuned LinUCB it is +0.019 / +0.031 / -0.004: the first target's `LinearBandit` shortfall is
+`BoBLO()`'s own."""
 
 
 if __name__ == "__main__":

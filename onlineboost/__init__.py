@@ -28,6 +28,7 @@ _LAZY = {
     "BoOCOClassifier": "booco_classifier",
     "BoOCOMultiClassifier": "booco_multiclass",
     "Exp4": "exp4",
+    "NeighbourBoBLO": "neighbours",
     "OnlineMABoostClassifier": "online_maboost",
     "OnlineMABoostMultiClassifier": "online_maboost_multiclass",
     "bregman": None,

@@ -11,6 +11,7 @@ from scipy import stats
 from benchmarks import bandit_wide as bw
 from benchmarks.bandit_compare import DATASETS, LINUCB
 from onlineboost import BoBLO
+from onlineboost.neighbours import NeighbourBoBLO
 
 
 @pytest.mark.parametrize("data_name", list(DATASETS))
@@ -21,6 +22,10 @@ def test_rows_build_what_they_name(name, data_name):
         assert isinstance(policy, river_bandit.LinUCBDisjoint) and transformer is not None
         tuned = LINUCB[data_name] if "tuned" in name else (1.0, 1.0)
         assert (policy.alpha, policy.beta) == tuned
+        return
+    if name == "NeighbourBoBLO()":
+        assert isinstance(policy, NeighbourBoBLO) and transformer is None
+        assert policy._get_params() == NeighbourBoBLO(seed=3)._get_params()
         return
     assert isinstance(policy, BoBLO) and transformer is None and policy.seed == 3
     assert policy.n_learners == (5 if "n_learners=5" in name else 1)
