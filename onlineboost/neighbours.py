@@ -63,21 +63,62 @@ from river import bandit
 
 from . import sets
 from ._checks import check_int, check_real, check_seed
+from ._kernels import AVAILABLE, _njit
 from .boblo import BoBLO
 from .exp4 import ville_grid, ville_margins
 
 __all__ = ["DecisionLead", "NeighbourBoBLO", "NeighbourCorrection"]
 
 
+@_njit
+def _nearest_means(X, r, n, window, z, k, out):
+    """`out[a]` = the sum of the residuals `r[a]` of the (at most) `k` rows of `X[a]` (of the
+    first `min(n[a], window)`) nearest to `z`, over `k`: one pass per arm keeping the `k` rows
+    first in (distance, buffer position) order, as a stable sort ranks them."""
+    best_d = np.empty(k)
+    best_r = np.empty(k)
+    best_j = np.empty(k, dtype=np.int64)
+    p = z.shape[0]
+    for a in range(X.shape[0]):
+        m = min(n[a], window)
+        filled = 0
+        worst = 0
+        for j in range(m):
+            row = X[a, j]
+            d = 0.0
+            for c in range(p):
+                e = row[c] - z[c]
+                d += e * e
+            if filled < k:
+                slot = filled
+                filled += 1
+            elif d < best_d[worst]:  # (an equal distance later in the buffer ranks after)
+                slot = worst
+            else:
+                continue
+            best_d[slot], best_r[slot], best_j[slot] = d, r[a, j], j
+            if filled == k:  # the last kept in (distance, position) order goes first
+                worst = 0
+                for i in range(1, k):
+                    if best_d[i] > best_d[worst] or (best_d[i] == best_d[worst]
+                                                     and best_j[i] > best_j[worst]):
+                        worst = i
+        total = 0.0
+        for i in range(filled):
+            total += best_r[i]
+        out[a] = total / k
+
+
 class NeighbourCorrection:
     r"""Per-arm $k$-nearest-neighbour regression of residuals over a window of contexts.
 
     `predict(z)` gives, for every arm $a$, `shrink` $\cdot \frac1k \sum_{i \in N_a(z)} r_i$ with
-    $N_a(z)$ the (at most) $k$ stored contexts of arm $a$ nearest to $z$ (Euclidean; ties as
-    `np.argpartition` breaks them): an arm with fewer than $k$ stored rounds is shrunk further
-    toward 0, and an arm never played predicts 0. `learn(a, z, r)` stores $(z, r)$ for arm $a$
-    in a ring buffer of `window` rows (the oldest row goes first). Contexts may gain columns
-    (zeros for the rows stored before). Not validated: the owner passes finite floats.
+    $N_a(z)$ the (at most) $k$ stored contexts of arm $a$ nearest to $z$ (Euclidean; of rows
+    at equal distance, those first in the buffer): an arm with fewer than $k$ stored rounds is
+    shrunk further toward 0, and an arm never played predicts 0. `learn(a, z, r)` stores
+    $(z, r)$ for arm $a$ in a ring buffer of `window` rows (the oldest row goes first).
+    Contexts may gain columns (zeros for the rows stored before). Compiled (numba) where
+    available, else numpy. Not validated: the owner passes finite floats.
 
     Examples
     --------
@@ -89,6 +130,9 @@ class NeighbourCorrection:
     >>> h.predict(np.array([0.4]))  # arm 0: (1 + 0) / 2; arm 1: never played
     array([0.5, 0. ])
     """
+
+    #: (a switch for the tests: False runs the numpy pass; off without numba)
+    _JIT = AVAILABLE
 
     def __init__(self, n_arms: int, k: int = 5, shrink: float = 0.5, window: int = 1000):
         self.k, self.shrink, self.window = k, shrink, window
@@ -103,16 +147,21 @@ class NeighbourCorrection:
 
     def predict(self, z: np.ndarray) -> np.ndarray:
         self._fit_width(len(z))
+        if len(z) < self._X.shape[2]:  # (a context without the later columns: zeros there)
+            z = np.concatenate([z, np.zeros(self._X.shape[2] - len(z))])
         out = np.zeros(len(self._n))
+        if self._JIT:
+            _nearest_means(self._X, self._r, self._n, self.window, np.ascontiguousarray(
+                z, dtype=np.float64), self.k, out)
+            out *= self.shrink
+            return out
         for a, n in enumerate(self._n.tolist()):
             m = min(n, self.window)
             if m == 0:
                 continue
             d = ((self._X[a, :m] - z) ** 2).sum(axis=1)
-            r = self._r[a, :m]
-            if self.k < m:
-                r = r[np.argpartition(d, self.k - 1)[:self.k]]
-            out[a] = self.shrink * (r.sum() / self.k)
+            nearest = np.argsort(d, kind="stable")[:self.k]  # (ties: the first stored row)
+            out[a] = self.shrink * (self._r[a, :m][nearest].sum() / self.k)
         return out
 
     def learn(self, a: int, z: np.ndarray, r: float) -> None:

@@ -43,6 +43,24 @@ def test_the_correction_is_k_nearest_neighbours_over_a_window_per_arm():
             np.testing.assert_allclose(nc.predict(q), want, rtol=1e-12, atol=1e-15)
 
 
+@pytest.mark.skipif(not NeighbourCorrection._JIT, reason="numba is not installed")
+@pytest.mark.parametrize("grid", [False, True])
+def test_the_compiled_pass_is_the_numpy_pass_ties_included(grid):
+    """On a coarse grid of contexts most distances tie: both passes keep, of rows at equal
+    distance, those first in the buffer (the residuals differ, so another choice would show)."""
+    rng = np.random.default_rng(5)
+    fast, slow = (NeighbourCorrection(4, k=5, shrink=0.5, window=30) for _ in range(2))
+    slow._JIT = False
+    for t in range(150):
+        a = int(rng.integers(4))
+        z = rng.integers(0, 2, size=3).astype(float) if grid else rng.normal(size=3)
+        r = float(rng.normal())
+        fast.learn(a, z, r)
+        slow.learn(a, z, r)
+        q = rng.integers(0, 2, size=3).astype(float) if grid else rng.normal(size=3)
+        np.testing.assert_allclose(fast.predict(q), slow.predict(q), rtol=1e-12, atol=1e-15)
+
+
 def test_the_standardiser_is_the_running_mean_and_population_deviation():
     rng = np.random.default_rng(1)
     rows = [rng.normal(3.0, 2.0, size=3) for _ in range(50)]
