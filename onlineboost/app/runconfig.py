@@ -69,6 +69,7 @@ LEARNERS = {"linear-ogd": "learners:LinearOGD", "ridge": "learners:OnlineRidge",
             "stump": "learners:OnlineStump", "mlp": "learners:TinyMLP",
             "softmax": "learners:SoftmaxPolicy"}
 POLICIES = {"epsilon-greedy": "river.bandit:EpsilonGreedy", "boblo": "onlineboost:BoBLO",
+            "boblo-neighbours": "onlineboost:NeighbourBoBLO",
             "linucb": "river.bandit:LinUCBDisjoint"}
 LOSSES = {"squared": losses.Squared, "absolute": losses.Absolute, "huber": losses.Huber}
 BOOSTERS = ("booco", "booco-classifier", "none")
