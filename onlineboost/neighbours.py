@@ -109,6 +109,18 @@ def _nearest_means(X, r, n, window, z, k, out):
         out[a] = total / k
 
 
+_WARM = []
+
+
+def _warm() -> None:
+    """Compile (or load from numba's cache) `_nearest_means` once per process, at the first
+    `NeighbourBoBLO` built: not inside a stream's first round."""
+    if AVAILABLE and not _WARM:
+        _nearest_means(np.zeros((1, 1, 1)), np.zeros((1, 1)), np.ones(1, dtype=np.int64), 1,
+                       np.zeros(1), 1, np.zeros(1))
+        _WARM.append(True)
+
+
 class NeighbourCorrection:
     r"""Per-arm $k$-nearest-neighbour regression of residuals over a window of contexts.
 
@@ -310,6 +322,8 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
         self.k, self.shrink, self.window = k, shrink, window
         self.burn_in, self.confidence, self.seed = burn_in, confidence, seed
         self._stage = stage
+        if NeighbourCorrection._JIT:
+            _warm()
         self._rng = np.random.default_rng(seed)
         self._test = test
         self._scaler = _Standardiser()
