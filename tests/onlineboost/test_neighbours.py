@@ -234,3 +234,21 @@ def test_the_first_stage_is_cloned_not_used():
         arm = policy.pull(arms, context)
         policy.update(arm, context, stream.reward(arm))
     assert first.booco is None and policy.stage is not first and policy.stage.booco is not None
+
+
+def test_a_drift_alarm_of_stage_1_starts_the_correction_afresh():
+    """switching NonlinearBandit (the rings move after 3,000 rounds): after stage 1's alarm the
+    correction holds only the rounds since; without a detector it keeps every round."""
+    from streams import NonlinearBandit
+
+    def stream():
+        return NonlinearBandit(d=2, k=3, seed=0, n_rounds=4500, switch_every=3000)
+
+    policy = NeighbourBoBLO(seed=0)
+    evaluate.bandit(policy, stream(), skyline=None)
+    (alarm,) = policy.stage.drifts
+    assert 3000 < alarm < 4500
+    assert policy._correction._n.sum() == 4500 - alarm
+    kept = NeighbourBoBLO(first=BoBLO(drift_detector=None, seed=0), seed=0)
+    evaluate.bandit(kept, stream(), skyline=None)
+    assert kept.stage.drifts == [] and kept._correction._n.sum() == 4500
