@@ -252,3 +252,29 @@ def test_a_drift_alarm_of_stage_1_starts_the_correction_afresh():
     kept = NeighbourBoBLO(first=BoBLO(drift_detector=None, seed=0), seed=0)
     evaluate.bandit(kept, stream(), skyline=None)
     assert kept.stage.drifts == [] and kept._correction._n.sum() == 4500
+
+
+def test_after_the_switch_boblos_estimate_takes_stage_2s_arm_and_propensity():
+    """The doubly robust estimate BoBLO learns from, f = m + e_a (l - m_a) / (p_a + c), with
+    the arm and the probability stage 2 played it with (stage 1's would differ)."""
+    policy = NeighbourBoBLO(seed=2, burn_in=0, confidence=0.5)
+    stream = DATASETS["digits"](2)
+    checked = 0
+    for t, (context, arms) in enumerate(stream):
+        if t >= 900:
+            break
+        arm = policy.pull(arms, context)
+        stage = policy.stage
+        if policy.switched_at is not None:
+            x = stage._pending[1]
+            m = np.asarray(stage._model.costs(x), dtype=float).copy()
+            p = policy.arm_probabilities
+            a = stage._arm_index[arm]
+        reward = stream.reward(arm)
+        policy.update(arm, context, reward)
+        if policy.switched_at is not None and policy.switched_at < t:
+            want = m.copy()
+            want[a] += ((1.0 - reward) - m[a]) / (p[a] + stage.implicit)
+            np.testing.assert_allclose(stage.last_cost_vector, want, rtol=1e-12, atol=1e-15)
+            checked += 1
+    assert checked > 100
