@@ -31,7 +31,8 @@ counted rounds stage 1's arm is, in expectation, no worse than stage 1 predicts 
 to be ($\mathbb E[\ell(g_1)] \le \tilde y_{g_2}$), the switch happens with probability at most
 $\delta$ (`confidence`). Where stage 1's predictions of the arms it does not play are
 calibrated, that is "stage 2's arms are no better than stage 1's where they differ"; where
-they are optimistic the test switches less, where pessimistic more. No regret bound is
+they are optimistic (too low a loss) the test switches more readily, where pessimistic less.
+No regret bound is
 claimed for the stage itself, and after the switch stage 2 plays for good (stage 1 keeps
 learning from every round).
 
