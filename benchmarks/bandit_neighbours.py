@@ -255,6 +255,14 @@ figures: its draws after the switch come from its own generator, not from `BoBLO
 standardiser starts from zero variance instead of one, and of neighbours at equal distance it keeps
 those first in its buffer.)
 
+Nor does a better-informed comparison point help: stage 1's prediction for stage 2's arm
+corrected by that arm's own neighbours' mean residual (scratch) switched sooner (median rounds
+494 / 509 against 880 / 602) and scored +0.0006 / +0.0011 (SE 0.0006) over the test above on
+ImageSegments / digits (seeds 100-119), +0.005 (SE 0.006) on `NonlinearBandit`, with one late
+false switch on `LinearBandit` (round 2,997 of 3,000), and +0.0002 in the mean on the held-out
+streams (Waveform -0.006, LED +0.010; it was tried because Agrawal loses, and it does not
+change Agrawal: +0.002), so the simpler test stays.
+
 Deeper stages of this class add little: a third neighbour correction of the residual after the
 second (k = 20 or 50, shrink 0.5, both stages played from round 500; seeds 100-111, scratch)
 scored +0.0009 / +0.0003 on ImageSegments, +0.0014 / +0.0008 on digits and -0.0015 / +0.0002 on
