@@ -45,6 +45,7 @@ from onlineboost import BoBLO, evaluate, loss_model
 from onlineboost import boblo as boblo_module
 from onlineboost.app.backends import engine, is_distributed
 from onlineboost.boblo import DEFAULT_LATER
+from onlineboost.neighbours import NeighbourBoBLO
 from onlineboost.scaling import RobustStandardScaler
 from streams import ClassificationBandit, LinearBandit, NonlinearBandit
 
@@ -95,6 +96,9 @@ N5_FIFTH = ("BoBLO(n_learners=5, aggregate=\"exp4\") over the fixed temperature 
             "session's N = 5: LeadExp4)")
 IGW = ("BoBLO(learner=FeaturePolicy(**{**DEFAULT_LEARNER, \"t0\": None}, link=\"igw\", "
        "gamma0=300)) (inverse gap weighting; not default)")
+#: `onlineboost.NeighbourBoBLO()` (fourteenth session; `benchmarks/bandit_neighbours.py`)
+NEIGHBOUR = ("NeighbourBoBLO() (BoBLO() and a nearest-neighbour stage, played once its decision "
+             "lead passes its margin)")
 BOBLO = {
     DEFAULTS: (None, {}),
     N5_DEFAULT: (None, dict(n_learners=5)),
@@ -720,6 +724,8 @@ def _historic(params: dict) -> dict:
 
 
 def make_policy(name: str, seed: int, data_name: str = "ImageSegments"):
+    if name == NEIGHBOUR:
+        return NeighbourBoBLO(seed=seed)
     if name in TUNE9:
         return _depth_policy(name, seed)
     if name in TUNE4:
@@ -790,7 +796,8 @@ def _scaler(policy_name):
         scaler = (RobustStandardScaler() if TUNE6[policy_name][1] == "robust"
                   else preprocessing.StandardScaler())
         return scaler | compose.FuncTransformer(_add_bias)
-    if policy_name in BOBLO or any(policy_name in g for g in _GRIDS.values()):
+    if (policy_name in BOBLO or policy_name == NEIGHBOUR
+            or any(policy_name in g for g in _GRIDS.values())):
         return None
     scaler = preprocessing.StandardScaler()
     if policy_name.startswith("river LinUCB"):
@@ -1128,7 +1135,7 @@ def _main(args):
         seeds = [int(v) for v in args.gap.split(",")]
         print(gap_markdown(gap_table(datas, seeds, args.jobs, n_rounds), seeds))
         return
-    policies = list(BOBLO) + ["river LinUCBDisjoint", "river LinUCBDisjoint default",
+    policies = list(BOBLO) + [NEIGHBOUR, "river LinUCBDisjoint", "river LinUCBDisjoint default",
                               "river EpsilonGreedy(0.1)", "river RandomPolicy"]
     if vw_available():
         policies += ["VW --squarecb", "VW --epsilon 0.05"]

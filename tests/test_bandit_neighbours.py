@@ -39,3 +39,13 @@ def test_with_no_correction_stage_2_plays_boblos_own_arms(data_name):
     same = bn.run("stage 2 from round 500", data_name, seed=4, n_rounds=500, switch=0,
                   shrink=0.0)
     assert same["first"] == 0 and same["reward"] == base["reward"]
+
+
+def test_bandit_compares_row_builds_the_policy_it_names():
+    from benchmarks import bandit_compare as bc
+    from onlineboost.neighbours import NeighbourBoBLO
+
+    policy = bc.make_policy(bc.NEIGHBOUR, seed=3, data_name="digits")
+    assert isinstance(policy, NeighbourBoBLO)
+    assert policy._get_params() == NeighbourBoBLO(seed=3)._get_params()
+    assert bc._scaler(bc.NEIGHBOUR) is None  # (it holds BoBLO's own scaler)
