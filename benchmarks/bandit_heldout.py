@@ -17,15 +17,15 @@ by `streams.ClassificationBandit` (reward 1 for the true class), and only report
   (`SYNTH`: Agrawal, Hyperplane, LED, Mixed, RandomRBF, RandomTree, SEA, Sine, STAGGER; data
   seed 0, 3,000 rows each).
 
-Streams longer than `--max-rounds` (default 3,000) are cut after that many rounds of each
-seed's shuffled order. Policies: `BoBLO()` and `BoBLO(n_learners=N)` for N = 2, 3, 5 exactly as
-the code under test defines them; river's `LinUCBDisjoint` with its defaults (alpha = beta = 1),
-with each of the development streams' tuned settings (`bandit_compare.LINUCB`), and the best of
-the small sweep [(1, 1), (1, 5), (10, 20), (100, 20), (100, 100)] per data set picked in
-hindsight on the same seeds (an upper bound: no user can pick it); uniform random play. Contexts
-are standardised online (BoBLO holds its own scaler; LinUCB gets river's `StandardScaler` plus a
-bias feature, as in `bandit_compare`). Seeds 0-4 shuffle the stream and seed the policy; the
-metric is the progressive average reward, mean ± std over seeds.
+Streams longer than `--max-rounds` (default 3,000) are cut after that many rounds of each seed's
+shuffled order. Policies: `BoBLO()` and `BoBLO(n_learners=N)` for N = 2, 3, 5 exactly as the code
+under test defines them, `NeighbourBoBLO()` (`onlineboost.neighbours`); river's `LinUCBDisjoint`
+with its defaults (alpha = beta = 1), with each of the development streams' tuned settings
+(`bandit_compare.LINUCB`), and the best of the small sweep [(1, 1), (1, 5), (10, 20), (100, 20),
+(100, 100)] per data set picked in hindsight on the same seeds (an upper bound: no user can pick
+it); uniform random play. Contexts are standardised online (BoBLO holds its own scaler; LinUCB gets
+river's `StandardScaler` plus a bias feature, as in `bandit_compare`). Seeds 0-4 shuffle the stream
+and seed the policy; the metric is the progressive average reward, mean ± std over seeds.
 
 The code under test is whatever `onlineboost` (with `learners`, `streams`) Python imports;
 the script and its results come from the checkout that holds this file. Each run records its
@@ -72,6 +72,7 @@ from benchmarks import report
 from benchmarks.bandit_compare import LINUCB as DEV_LINUCB
 from benchmarks.bandit_compare import gap_markdown, gap_table, grid, linucb, parse_seeds
 from onlineboost import BoBLO, evaluate
+from onlineboost.neighbours import NeighbourBoBLO
 from streams import ClassificationBandit, StumpMixture
 
 RAW = Path(__file__).parent / "results" / "bandit_heldout.json"
@@ -85,6 +86,9 @@ SWEEP = [(1.0, 1.0), (1.0, 5.0), (10.0, 20.0), (100.0, 20.0), (100.0, 100.0)]
 BOBLO = {"BoBLO()": {}, "BoBLO(n_learners=2)": {"n_learners": 2},
          "BoBLO(n_learners=3)": {"n_learners": 3}, "BoBLO(n_learners=5)": {"n_learners": 5}}
 RANDOM = "uniform random play"
+#: `onlineboost.NeighbourBoBLO()`: `BoBLO()` and a nearest-neighbour second stage (fourteenth
+#: session; versions recorded before have no such row)
+NEIGHBOUR = "NeighbourBoBLO()"
 
 
 def _linucb_name(ab) -> str:
@@ -202,6 +206,8 @@ def make_policy(name: str, seed: int):
     """The policy `name` and the transformer `evaluate.bandit` applies before it (or None)."""
     if name in BOBLO:
         return BoBLO(seed=seed, **BOBLO[name]), None  # BoBLO holds its own StandardScaler
+    if name == NEIGHBOUR:
+        return NeighbourBoBLO(seed=seed), None
     if name == RANDOM:
         return river_bandit.RandomPolicy(seed=seed), preprocessing.StandardScaler()
     for ab in SWEEP:
@@ -217,7 +223,7 @@ def linucb_defaults(data_name: str, seed: int):
 
 
 def policies() -> list[str]:
-    return [*BOBLO, *(_linucb_name(ab) for ab in SWEEP), RANDOM]
+    return [*BOBLO, NEIGHBOUR, *(_linucb_name(ab) for ab in SWEEP), RANDOM]
 
 
 def run_one(policy_name: str, data_name: str, seed: int, n_rounds: int) -> float:
@@ -271,7 +277,7 @@ def hindsight(res: dict, data: str) -> tuple[str, list[float]]:
 
 def rows(res: dict, datas) -> list[tuple[str, dict]]:
     """The table's rows: (label, {data set: rewards per seed}) in display order."""
-    out = [(p, res[p]) for p in BOBLO if p in res]
+    out = [(p, res[p]) for p in [*BOBLO, NEIGHBOUR] if p in res]
     out.append(("LinUCB defaults (1, 1)", res[_linucb_name((1.0, 1.0))]))
     for dev in DEV_STREAMS:
         ab = tuple(DEV_LINUCB[dev])
