@@ -241,6 +241,7 @@ class DecisionLead:
             raise ValueError(f"confidence must be below 1, got {confidence!r}")
         self._lam, self._log_inv = ville_grid(1, self.confidence)
         self.lead, self.counted = 0.0, 0
+        self._margin = (-1, 0.0)  # (counted, its margin): a function of the count alone
 
     def add(self, loss: float, predicted: float) -> None:
         self.lead += loss - min(max(predicted, 0.0), 1.0)
@@ -249,8 +250,11 @@ class DecisionLead:
     @property
     def margin(self) -> float:
         """$B_t$ for the increments counted so far."""
-        psi = self.counted * 0.125 * self._lam ** 2
-        return float(ville_margins(self._log_inv, psi[None, :], self._lam)[0])
+        if self._margin[0] != self.counted:
+            psi = self.counted * 0.125 * self._lam ** 2
+            self._margin = (self.counted,
+                            float(ville_margins(self._log_inv, psi[None, :], self._lam)[0]))
+        return self._margin[1]
 
     @property
     def passed(self) -> bool:
