@@ -268,17 +268,16 @@ second (k = 20 or 50, shrink 0.5, both stages played from round 500; seeds 100-1
 scored +0.0009 / +0.0003 on ImageSegments, +0.0014 / +0.0008 on digits and -0.0015 / +0.0002 on
 `LinearBandit` over the second stage alone (SE 0.0005-0.0010), so the booster has two stages.
 
-On the held-out streams (second table; run once, after the choices above) it gains +0.0107 in
-the mean: RandomRBF +0.13, Mixed +0.044, StumpMixture +0.022, Bananas +0.006; it never
-switches on the linear or nearly linear ones (Hyperplane, SEA, Sine, tic-tac-toe, iris, wine,
-breast cancer), and it loses on Agrawal (-0.009, SE 0.006: 5 of 5 seeds switched), LED (-0.013,
-SE 0.013: one seed switched at round 436 and lost 0.065 there) and Waveform (-0.002). Where
-stage 1 is optimistic about the arm it does not play, the test's null is wrong in stage 2's
-favour, which is what one seed of LED shows. Its round adds to `BoBLO()`'s compiled round a
-compiled pass per arm over up to `window` stored contexts and some numpy: one process, seed 0,
-whole streams, not interleaved (scratch), 12,800 / 10,100 / 14,600 decisions/s on ImageSegments /
-digits / `LinearBandit` against tuned LinUCB's 7,100 / 3,300 / 10,100 and `BoBLO()`'s 34,000 /
-27,000 / 45,000 (the numpy pass alone: 7,300 / 5,400 / 7,900)."""
+On the held-out streams (second table; run once, after the choices above) it gains +0.0107 in the
+mean: RandomRBF +0.13, Mixed +0.044, StumpMixture +0.022, Bananas +0.006; it never switches on the
+linear or nearly linear ones (Hyperplane, SEA, Sine, tic-tac-toe, iris, wine, breast cancer), and
+it loses on Agrawal (-0.009, SE 0.006: 5 of 5 seeds switched), LED (-0.013, SE 0.013: one seed
+switched at round 436 and lost 0.065 there) and Waveform (-0.002). Where stage 1 is optimistic
+about the arm it does not play, the test's null is wrong in stage 2's favour, which is what one
+seed of LED shows. Its round adds to `BoBLO()`'s compiled round a compiled pass per arm over up to
+`window` stored contexts and some numpy: interleaved with tuned LinUCB (`bandit_speed`), 1.9x /
+3.0x / 1.5x its decisions/s on ImageSegments / digits / `LinearBandit`, a third of `BoBLO()`'s
+speed (the numpy pass alone, one process, not interleaved: about half that)."""
 
 
 if __name__ == "__main__":
