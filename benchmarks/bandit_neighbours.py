@@ -263,6 +263,12 @@ false switch on `LinearBandit` (round 2,997 of 3,000), and +0.0002 in the mean o
 streams (Waveform -0.006, LED +0.010; it was tried because Agrawal loses, and it does not
 change Agrawal: +0.002), so the simpler test stays.
 
+Nor does a way back: the mirror test after the switch (where the stages' arms differ and stage
+2's is played, its loss against stage 1's own prediction for stage 1's arm; back to stage 1 for
+good when it passes; scratch, seeds 100-119) fired on 3 / 4 / 7 of 20 seeds of ImageSegments /
+digits / `NonlinearBandit`, where stage 2 plays better, and cost -0.0008 / -0.0004 / -0.0068
+(SE 0.0006 / 0.0007 / 0.0044): stage 1's predictions for its own arm are optimistic too.
+
 Deeper stages of this class add little: a third neighbour correction of the residual after the
 second (k = 20 or 50, shrink 0.5, both stages played from round 500; seeds 100-111, scratch)
 scored +0.0009 / +0.0003 on ImageSegments, +0.0014 / +0.0008 on digits and -0.0015 / +0.0002 on
