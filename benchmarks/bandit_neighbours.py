@@ -247,11 +247,11 @@ Counted from round 0 it switched on digits within 26-115 rounds, where stage 2 s
 (-0.0152, SE 0.0031, seeds 100-119), since stage 1's early predictions are not calibrated; a
 burn-in of 250 rounds gave +0.0062 / +0.0074 / 0 and one of 500 +0.0073 / +0.0061 / 0
 (ImageSegments / digits / `LinearBandit`, seeds 100-119, the prototype): level, and 250 switches
-sooner, so `NeighbourBoBLO()` has 250. In the first table, `NeighbourBoBLO()` switches on all 20
-seeds of ImageSegments (median round 880) and digits (602) and on none of `LinearBandit`: +0.0063
-(SE 0.0025), +0.0070 (SE 0.0011) and exactly `BoBLO()`'s arms (on the 30 evaluation seeds of
-`bandit_wide`: +0.0084 / +0.0087 / 0). (It differs from the prototype in three details, hence the
-figures: its draws after the switch come from its own generator, not from `BoBLO()`'s, and its
+sooner, so `NeighbourBoBLO()`'s `warm_up` is 250. In the first table, `NeighbourBoBLO()` switches
+on all 20 seeds of ImageSegments (median round 880) and digits (602) and on none of `LinearBandit`:
++0.0063 (SE 0.0025), +0.0070 (SE 0.0011) and exactly `BoBLO()`'s arms (on the 30 evaluation seeds
+of `bandit_wide`: +0.0084 / +0.0087 / 0). (It differs from the prototype in three details, hence
+the figures: its draws after the switch come from its own generator, not from `BoBLO()`'s, and its
 standardiser starts from zero variance instead of one, and of neighbours at equal distance it keeps
 those first in its buffer.)
 

@@ -21,7 +21,7 @@ until the evidence says stage 2 decides better. On a round where the two stages'
 $g_1 = \arg\min y$ and $g_2 = \arg\min (y + h)$ differ and stage 1's arm is the one played, the
 loss $\ell$ of $g_1$ is seen; stage 1's own prediction for $g_2$ is $\tilde y_{g_2}$. The lead
 sums $Z_t = \ell_t - \operatorname{clip}_{[0,1]}\tilde y_{g_2}$ over those rounds (after
-`burn_in` rounds). Given the past and the round's play, $Z_t$ lies in an interval of length 1,
+`warm_up` rounds). Given the past and the round's play, $Z_t$ lies in an interval of length 1,
 so by Hoeffding's lemma $\exp(\lambda(\Lambda_t - \sum_s \mathbb E Z_s) - n_t\lambda^2/8)$ is a
 supermartingale ($n_t$ rounds counted), and Ville's inequality with the rates and union of
 `exp4.ville_grid` gives the margin
@@ -281,9 +281,10 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
         Factor on the neighbours' mean residual, in $(0, 1]$.
     window
         Rounds stored per arm (the oldest go first).
-    burn_in
+    warm_up
         Rounds before the decision lead starts counting (stage 1's early predictions are not
-        calibrated yet; the correction learns from the first round on).
+        calibrated yet; the correction learns from the first round on). Not river's `burn_in`
+        (forced pulls of every arm), which this policy does not use.
     confidence
         $\delta$: the test's probability of switching under its null hypothesis.
     seed
@@ -311,13 +312,13 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
     """
 
     def __init__(self, first: BoBLO | None = None, k: int = 5, shrink: float = 0.5,
-                 window: int = 1000, burn_in: int = 250, confidence: float = 0.05,
+                 window: int = 1000, warm_up: int = 250, confidence: float = 0.05,
                  seed: int | None = None):
-        super().__init__(reward_obj=None, burn_in=0)
+        super().__init__(reward_obj=None, burn_in=0)  # (river's: none)
         check_int("k", k, 1)
         check_real("shrink", shrink, 0.0, 1.0, low_open=True)
         check_int("window", window, 1)
-        check_int("burn_in", burn_in, 0)
+        check_int("warm_up", warm_up, 0)
         test = DecisionLead(confidence)  # (validates confidence)
         check_seed(seed)
         if first is not None and not isinstance(first, BoBLO):
@@ -333,7 +334,7 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
                              f"(the defaults'), got {first!r}")
         self.first = first
         self.k, self.shrink, self.window = k, shrink, window
-        self.burn_in, self.confidence, self.seed = burn_in, confidence, seed
+        self.warm_up, self.confidence, self.seed = warm_up, confidence, seed
         self._stage = stage
         if NeighbourCorrection._JIT:
             _warm()
@@ -401,7 +402,7 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
         z, anchored, g1, g2, i = self._pending
         reward = stage._reward(reward)  # (the float stage 1 took)
         loss = (stage._high - reward) / (stage._high - stage._low)
-        if (self.switched_at is None and self._t >= self.burn_in and g1 != g2 and i == g1):
+        if (self.switched_at is None and self._t >= self.warm_up and g1 != g2 and i == g1):
             self._test.add(loss, float(anchored[g2]))
         self._correction.learn(i, z, loss - float(anchored[i]))
         if len(stage._drifts) != self._drifts:  # stage 1 saw a drift: the residuals are stale
@@ -422,11 +423,11 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
 
     def __repr__(self) -> str:
         return (f"NeighbourBoBLO(first={self.first!r}, k={self.k}, shrink={self.shrink}, "
-                f"window={self.window}, burn_in={self.burn_in}, "
+                f"window={self.window}, warm_up={self.warm_up}, "
                 f"confidence={self.confidence}, seed={self.seed})")
 
     @classmethod
     def _unit_test_params(cls):
         yield {}
-        yield {"k": 2, "burn_in": 0, "confidence": 0.5, "seed": 0}
+        yield {"k": 2, "warm_up": 0, "confidence": 0.5, "seed": 0}
 

@@ -145,13 +145,13 @@ def test_it_switches_where_the_stage_decides_better_and_then_plays_it(data_name)
         staged = evaluate.bandit(policy, DATASETS[data_name](seed), skyline=None)
         alone = evaluate.bandit(BoBLO(seed=seed), DATASETS[data_name](seed), skyline=None)
         t = policy.switched_at
-        assert t is not None and policy.burn_in < t < len(staged.rewards)
+        assert t is not None and policy.warm_up < t < len(staged.rewards)
         assert np.array_equal(staged.rewards[:t], alone.rewards[:t])  # stage 1's arms
         assert not np.array_equal(staged.rewards[t:], alone.rewards[t:])
 
 
 def test_its_laws_stay_on_the_simplex_above_the_floor_after_the_switch():
-    policy = NeighbourBoBLO(seed=0, burn_in=0, confidence=0.5)
+    policy = NeighbourBoBLO(seed=0, warm_up=0, confidence=0.5)
     stream = DATASETS["digits"](0)
     eta, played = policy.stage.exploration, 0
     for t, (context, arms) in enumerate(stream):
@@ -170,7 +170,7 @@ def _state(policy) -> bytes:
 
 
 def test_bad_input_is_refused_and_changes_nothing():
-    policy = NeighbourBoBLO(seed=0, burn_in=0)
+    policy = NeighbourBoBLO(seed=0, warm_up=0)
     stream = LinearBandit(seed=1, n_rounds=60)
     for context, arms in stream:
         arm = policy.pull(arms, context)
@@ -196,7 +196,7 @@ def test_bad_input_is_refused_and_changes_nothing():
 
 @pytest.mark.parametrize("kwargs, name", [
     ({"k": 0}, "k"), ({"k": 2.5}, "k"), ({"shrink": 0.0}, "shrink"), ({"shrink": 1.5}, "shrink"),
-    ({"window": 0}, "window"), ({"burn_in": -1}, "burn_in"), ({"confidence": 0.0}, "confidence"),
+    ({"window": 0}, "window"), ({"warm_up": -1}, "warm_up"), ({"confidence": 0.0}, "confidence"),
     ({"confidence": 1.0}, "confidence"), ({"seed": -1}, "seed"), ({"first": "BoBLO"}, "first"),
     ({"first": BoBLO(n_learners=2)}, "first"), ({"first": BoBLO(estimator="ips")}, "first"),
 ])
@@ -217,8 +217,8 @@ def test_same_seed_same_numbers_and_a_pickle_resumes_exactly():
             policy.update(arm, context, reward)
         return out
 
-    a = NeighbourBoBLO(seed=4, burn_in=0, confidence=0.5)
-    b = NeighbourBoBLO(seed=4, burn_in=0, confidence=0.5)
+    a = NeighbourBoBLO(seed=4, warm_up=0, confidence=0.5)
+    b = NeighbourBoBLO(seed=4, warm_up=0, confidence=0.5)
     sa, sb = DATASETS["digits"](4), DATASETS["digits"](4)
     first_a, first_b = play(a, sa, 500), play(b, sb, 500)
     assert first_a == first_b and a.switched_at is not None
@@ -257,7 +257,7 @@ def test_a_drift_alarm_of_stage_1_starts_the_correction_afresh():
 def test_after_the_switch_boblos_estimate_takes_stage_2s_arm_and_propensity():
     """The doubly robust estimate BoBLO learns from, f = m + e_a (l - m_a) / (p_a + c), with
     the arm and the probability stage 2 played it with (stage 1's would differ)."""
-    policy = NeighbourBoBLO(seed=2, burn_in=0, confidence=0.5)
+    policy = NeighbourBoBLO(seed=2, warm_up=0, confidence=0.5)
     stream = DATASETS["digits"](2)
     checked = 0
     for t, (context, arms) in enumerate(stream):
