@@ -64,6 +64,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
 from itertools import accumulate
 
@@ -122,11 +123,12 @@ _WARM = []
 
 
 def _warm() -> None:
-    """Compile (or load from numba's cache) `_nearest_means` once per process, at the first
+    """Compile (or load from numba's cache) the kernels once per process, at the first
     `NeighbourBoBLO` built: not inside a stream's first round."""
     if AVAILABLE and not _WARM:
         _nearest_means(np.zeros((1, 1, 1)), np.zeros((1, 1)), np.ones(1, dtype=np.int64), 1,
                        np.zeros(1), 1, np.zeros(1))
+        _standardise(np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1))
         _WARM.append(True)
 
 
@@ -194,8 +196,22 @@ class NeighbourCorrection:
         self._n[a] += 1
 
 
+@_njit
+def _standardise(x, count, mean, var, out):
+    """One step of `_Standardiser` on the first `len(x)` columns, in place; `out` the scaled
+    context (0 where the variance is 0)."""
+    for j in range(x.shape[0]):
+        count[j] += 1.0
+        delta = x[j] - mean[j]
+        mean[j] += delta / count[j]
+        var[j] += (delta * (x[j] - mean[j]) - var[j]) / count[j]
+        scale = math.sqrt(var[j])
+        out[j] = (x[j] - mean[j]) / scale if scale > 0.0 else 0.0
+    return out
+
+
 class _Standardiser:
-    """Running mean and (population) variance per column; columns may appear later."""
+    """Running mean and (population) variance per column (Welford); columns may appear later."""
 
     def __init__(self):
         self.count = np.zeros(0)
@@ -209,12 +225,8 @@ class _Standardiser:
             self.count = np.concatenate([self.count, np.zeros(grow)])
             self.mean = np.concatenate([self.mean, np.zeros(grow)])
             self.var = np.concatenate([self.var, np.zeros(grow)])
-        self.count[:p] += 1.0
-        delta = x - self.mean[:p]
-        self.mean[:p] += delta / self.count[:p]
-        self.var[:p] += (delta * (x - self.mean[:p]) - self.var[:p]) / self.count[:p]
-        scale = np.sqrt(self.var[:p])
-        return np.divide(x - self.mean[:p], scale, out=np.zeros(p), where=scale > 0.0)
+        return _standardise(np.ascontiguousarray(x, dtype=np.float64), self.count, self.mean,
+                            self.var, np.empty(p))
 
 
 class DecisionLead:
@@ -370,7 +382,7 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
         copies = stage._booco.copies
         costs = np.asarray(copies.predicted_costs(x)[0], dtype=float)
         model = np.asarray(stage._model.costs(x), dtype=float)
-        anchored = costs - np.mean(costs - model)
+        anchored = costs - float((costs - model).sum()) / len(costs)
         n_arms = len(costs)
         if self._correction is None:
             self._correction = NeighbourCorrection(n_arms, self.k, self.shrink, self.window)
