@@ -281,8 +281,8 @@ it loses on Agrawal (-0.009, SE 0.006: 5 of 5 seeds switched), LED (-0.013, SE 0
 switched at round 436 and lost 0.065 there) and Waveform (-0.002). Where stage 1 is optimistic
 about the arm it does not play, the test's null is wrong in stage 2's favour, which is what one
 seed of LED shows. Its round adds to `BoBLO()`'s compiled round a compiled pass per arm over up to
-`window` stored contexts and some numpy: interleaved with tuned LinUCB (`bandit_speed`), 1.9x /
-3.0x / 1.5x its decisions/s on ImageSegments / digits / `LinearBandit`, a third of `BoBLO()`'s
+`window` stored contexts and some numpy: interleaved with tuned LinUCB (`bandit_speed`), 2.1x /
+3.3x / 1.7x its decisions/s on ImageSegments / digits / `LinearBandit`, about 40% of `BoBLO()`'s
 speed (the numpy pass alone, one process, not interleaved: about half that)."""
 
 

@@ -357,12 +357,12 @@ def main(argv=None):
 NOTE = """\
 **Fourteenth session: `NeighbourBoBLO()`.** The table's third column is
 `onlineboost.NeighbourBoBLO()` (`BoBLO()` and a nearest-neighbour second stage,
-`benchmarks/bandit_neighbours.py`): 1.9x / 3.0x / 1.5x tuned LinUCB's decisions/s on ImageSegments
-/ digits / `LinearBandit`, a third of `BoBLO()`'s speed. Its round adds to `BoBLO()`'s compiled
+`benchmarks/bandit_neighbours.py`): 2.1x / 3.3x / 1.7x tuned LinUCB's decisions/s on ImageSegments
+/ digits / `LinearBandit`, about 40% of `BoBLO()`'s speed. Its round adds to `BoBLO()`'s compiled
 round the stage: stage 1's predicted and model costs read again in numpy, the context standardised
-(numpy), one compiled pass per arm over up to 1,000 stored contexts (`neighbours._nearest_means`),
-the law and the decision lead in Python. Issue 13's speed target is `BoBLO()`'s; this policy is not
-at 3x on two of the three streams.
+(compiled), one compiled pass per arm over up to 1,000 stored contexts
+(`neighbours._nearest_means`), the law and the decision lead in Python. Issue 13's speed target is
+`BoBLO()`'s; this policy is not at 3x on two of the three streams.
 
 **Eleventh session: a new machine, the first round, where a round's time goes.** This run is on
 another machine (an AMD EPYC with AVX-512, numpy 2.4.6): every policy is 2-3x faster than in the
