@@ -51,7 +51,7 @@ from benchmarks.bandit_wide import paired
 from onlineboost import BoBLO, evaluate
 from onlineboost.boblo import _draw
 from onlineboost.depth import FitLead
-from onlineboost.neighbours import NeighbourBoBLO, NeighbourCorrection, _Standardiser
+from onlineboost.neighbours import NeighbourBoBLO, NeighbourCorrection, _Standardiser, stage_law
 
 #: how the stages are played (`run`'s `mode`)
 MODES = ("BoBLO()", "stage 2 from round 500", "FitLead", "NeighbourBoBLO()")
@@ -97,10 +97,7 @@ def run(mode: str, data_name: str, seed: int, n_rounds: int | None = None,
         model = np.asarray(policy._model.costs(x))
         anchored = costs - np.mean(costs - model)
         y = costs + correction.predict(z)
-        beta = float(np.ravel(policy._booco.copies.inverse_temperature())[0])
-        q = np.exp(-(y - y.min()) * beta)
-        eta = policy.exploration
-        p2 = (1.0 - eta) * q / q.sum() + eta / n_arms
+        p2 = stage_law(y, policy)
         if mode == "FitLead":
             p = fit.distribution(np.vstack([policy._arm_probabilities, p2]),
                                  np.vstack([costs, y]), model)

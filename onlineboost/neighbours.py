@@ -77,7 +77,7 @@ from ._kernels import AVAILABLE, _njit
 from .boblo import BoBLO
 from .exp4 import ville_grid, ville_margins
 
-__all__ = ["DecisionLead", "NeighbourBoBLO", "NeighbourCorrection"]
+__all__ = ["DecisionLead", "NeighbourBoBLO", "NeighbourCorrection", "stage_law"]
 
 
 @_njit
@@ -117,6 +117,16 @@ def _nearest_means(X, r, n, window, z, k, out):
         for i in range(filled):
             total += best_r[i]
         out[a] = total / k
+
+
+def stage_law(costs: np.ndarray, stage: BoBLO) -> np.ndarray:
+    r"""Stage 2's law over the arms for its predicted `costs` $y + h$: the softmax at `stage`'s
+    (stage 1's) inverse temperature $\beta_t$, mixed with its exploration floor,
+    $(1 - \eta)\operatorname{softmax}(-(y + h)\beta_t) + \eta/k$ (`stage` has played)."""
+    beta = float(np.ravel(stage._booco.copies.inverse_temperature())[0])
+    q = np.exp(-(costs - costs.min()) * beta)
+    eta = stage.exploration
+    return (1.0 - eta) * q / q.sum() + eta / len(costs)
 
 
 _WARM = []
@@ -391,10 +401,7 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
         if self.switched_at is None and self._test.passed:
             self.switched_at = self._t
         if self.switched_at is not None:  # stage 2 plays
-            beta = float(np.ravel(copies.inverse_temperature())[0])
-            q = np.exp(-(y - y.min()) * beta)
-            eta = stage.exploration
-            p = ((1.0 - eta) * q / q.sum() + eta / n_arms).tolist()
+            p = stage_law(y, stage).tolist()
             c = list(accumulate(p))
             i = min(bisect_right(c, self._rng.random() * c[-1]), n_arms - 1)
             pending = stage._pending
