@@ -123,10 +123,8 @@ def stage_law(costs: np.ndarray, stage: BoBLO) -> np.ndarray:
     r"""Stage 2's law over the arms for its predicted `costs` $y + h$: the softmax at `stage`'s
     (stage 1's) inverse temperature $\beta_t$, mixed with its exploration floor,
     $(1 - \eta)\operatorname{softmax}(-(y + h)\beta_t) + \eta/k$ (`stage` has played)."""
-    beta = float(np.ravel(stage._booco.copies.inverse_temperature())[0])
-    q = np.exp(-(costs - costs.min()) * beta)
-    eta = stage.exploration
-    return (1.0 - eta) * q / q.sum() + eta / len(costs)
+    eta = stage.exploration  # (the copy's own softmax, as stage 1 plays its costs)
+    return (1.0 - eta) * stage._booco.copies._point(costs[None])[0] + eta / len(costs)
 
 
 _WARM = []
