@@ -51,6 +51,13 @@ negative there) while its decisions are better. On the development streams (tuni
 and on none of `LinearBandit`, where the neighbours' residuals are noise and stage 2 plays
 worse.
 
+**Compiled round.** After stage 1's compiled pull, the rest of the pull is one compiled call
+(`_neighbour_kernels.stage_costs`: stage 1's costs from the features that pull left, the
+standardiser, the neighbours, both greedy arms and stage 2's law) and the update stores its row
+compiled; any round outside it (stage 1's numpy round, new columns) runs the numpy round, which
+gives the same arms (`NeighbourBoBLO._JIT` switches it off; the rewards of the development
+streams' seeds 0-4 were the numpy round's, seed for seed).
+
 Examples
 --------
 >>> from onlineboost import evaluate
@@ -64,59 +71,21 @@ Examples
 
 from __future__ import annotations
 
-import math
 from bisect import bisect_right
 from itertools import accumulate
 
 import numpy as np
 from river import bandit
 
+from . import _neighbour_kernels as _nk
 from . import sets
 from ._checks import check_int, check_real, check_seed
-from ._kernels import AVAILABLE, _njit
+from ._neighbour_kernels import AVAILABLE
 from .boblo import BoBLO
 from .exp4 import ville_grid, ville_margins
+from .loss_model import RidgeMixture
 
 __all__ = ["DecisionLead", "NeighbourBoBLO", "NeighbourCorrection", "stage_law"]
-
-
-@_njit
-def _nearest_means(X, r, n, window, z, k, out):
-    """`out[a]` = the sum of the residuals `r[a]` of the (at most) `k` rows of `X[a]` (of the
-    first `min(n[a], window)`) nearest to `z`, over `k`: one pass per arm keeping the `k` rows
-    first in (distance, buffer position) order, as a stable sort ranks them."""
-    best_d = np.empty(k)
-    best_r = np.empty(k)
-    best_j = np.empty(k, dtype=np.int64)
-    p = z.shape[0]
-    for a in range(X.shape[0]):
-        m = min(n[a], window)
-        filled = 0
-        worst = 0
-        for j in range(m):
-            row = X[a, j]
-            d = 0.0
-            for c in range(p):
-                e = row[c] - z[c]
-                d += e * e
-            if filled < k:
-                slot = filled
-                filled += 1
-            elif d < best_d[worst]:  # (an equal distance later in the buffer ranks after)
-                slot = worst
-            else:
-                continue
-            best_d[slot], best_r[slot], best_j[slot] = d, r[a, j], j
-            if filled == k:  # the last kept in (distance, position) order goes first
-                worst = 0
-                for i in range(1, k):
-                    if best_d[i] > best_d[worst] or (best_d[i] == best_d[worst]
-                                                     and best_j[i] > best_j[worst]):
-                        worst = i
-        total = 0.0
-        for i in range(filled):
-            total += best_r[i]
-        out[a] = total / k
 
 
 def stage_law(costs: np.ndarray, stage: BoBLO) -> np.ndarray:
@@ -134,9 +103,13 @@ def _warm() -> None:
     """Compile (or load from numba's cache) the kernels once per process, at the first
     `NeighbourBoBLO` built: not inside a stream's first round."""
     if AVAILABLE and not _WARM:
-        _nearest_means(np.zeros((1, 1, 1)), np.zeros((1, 1)), np.ones(1, dtype=np.int64), 1,
-                       np.zeros(1), 1, np.zeros(1))
-        _standardise(np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1))
+        X, r, n, one = np.zeros((1, 1, 1)), np.zeros((1, 1)), np.ones(1, dtype=np.int64), 1
+        v = np.zeros(1)
+        _nk.stage_costs(v, np.zeros(2), np.zeros((1, 1, 3, 2)), np.ones(1), 0.0, 0.0,
+                        np.zeros((1, 2)), np.zeros(1), v, v, X, r, n, one, one, 0.5, True, 1.0,
+                        0.0, np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1),
+                        np.zeros(1))  # (with `nearest_means` and `standardise` inside)
+        _nk.store(X, r, n, 0, v, 0.0, one)
         _WARM.append(True)
 
 
@@ -182,7 +155,7 @@ class NeighbourCorrection:
             z = np.concatenate([z, np.zeros(self._X.shape[2] - len(z))])
         out = np.zeros(len(self._n))
         if self._JIT:
-            _nearest_means(self._X, self._r, self._n, self.window, np.ascontiguousarray(
+            _nk.nearest_means(self._X, self._r, self._n, self.window, np.ascontiguousarray(
                 z, dtype=np.float64), self.k, out)
             out *= self.shrink
             return out
@@ -204,20 +177,6 @@ class NeighbourCorrection:
         self._n[a] += 1
 
 
-@_njit
-def _standardise(x, count, mean, var, out):
-    """One step of `_Standardiser` on the first `len(x)` columns, in place; `out` the scaled
-    context (0 where the variance is 0)."""
-    for j in range(x.shape[0]):
-        count[j] += 1.0
-        delta = x[j] - mean[j]
-        mean[j] += delta / count[j]
-        var[j] += (delta * (x[j] - mean[j]) - var[j]) / count[j]
-        scale = math.sqrt(var[j])
-        out[j] = (x[j] - mean[j]) / scale if scale > 0.0 else 0.0
-    return out
-
-
 class _Standardiser:
     """Running mean and (population) variance per column (Welford); columns may appear later."""
 
@@ -233,8 +192,8 @@ class _Standardiser:
             self.count = np.concatenate([self.count, np.zeros(grow)])
             self.mean = np.concatenate([self.mean, np.zeros(grow)])
             self.var = np.concatenate([self.var, np.zeros(grow)])
-        return _standardise(np.ascontiguousarray(x, dtype=np.float64), self.count, self.mean,
-                            self.var, np.empty(p))
+        return _nk.standardise(np.ascontiguousarray(x, dtype=np.float64), self.count,
+                               self.mean, self.var, np.empty(p))
 
 
 class DecisionLead:
@@ -278,7 +237,7 @@ class DecisionLead:
 
     @property
     def passed(self) -> bool:
-        return self.counted > 0 and self.lead >= self.margin
+        return self.lead > 0.0 and self.counted > 0 and self.lead >= self.margin
 
 
 class NeighbourBoBLO(bandit.base.ContextualPolicy):
@@ -335,6 +294,9 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
     ValueError: k must be an integer >= 1, got 0
     """
 
+    #: (a switch for the tests: False runs the numpy round; off without numba)
+    _JIT = AVAILABLE
+
     def __init__(self, first: BoBLO | None = None, k: int = 5, shrink: float = 0.5,
                  window: int = 1000, warm_up: int = 250, confidence: float = 0.05,
                  seed: int | None = None):
@@ -360,7 +322,7 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
         self.k, self.shrink, self.window = k, shrink, window
         self.warm_up, self.confidence, self.seed = warm_up, confidence, seed
         self._stage = stage
-        if NeighbourCorrection._JIT:
+        if self._JIT:
             _warm()
         self._rng = np.random.default_rng(seed)
         self._test = test
@@ -390,31 +352,68 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
         """Pick an arm for the context (river's `ContextualPolicy.pull`)."""
         stage = self._stage
         arm = stage.pull(arm_ids, context)  # validates; stage 1's own draw
+        if self.switched_at is None and self._test.passed:
+            self.switched_at = self._t
+        play = self.switched_at is not None
+        fused = self._pull_compiled(stage, play) if self._JIT else None
+        if fused is None:
+            fused = self._pull_numpy(stage, play)
+        z, anchored, g1, g2, law = fused
+        if play:  # stage 2 plays: its draw replaces stage 1's (arm, propensity)
+            p, c = law
+            i = min(bisect_right(c, self._rng.random() * c[-1]), len(p) - 1)
+            pending = stage._pending
+            stage._pending = pending[:2] + (i, pending[3], p[i]) + pending[5:]
+            stage._arm_probabilities = p
+            arm = stage._arms[i]
+        self._pending = (z, anchored, g1, g2, stage._arm_index[arm])
+        return arm
+
+    _pull = pull
+
+    def _pull_compiled(self, stage: BoBLO, play: bool):
+        """`_pull_numpy` in one compiled call (`_neighbour_kernels.stage_costs`) after stage 1's
+        compiled pull, whose features of the context it reuses (and so stage 1's costs in the
+        floats that pull played); None on a round it does not cover (stage 1's numpy round, a
+        loss model other than `RidgeMixture`, new columns, the first pull)."""
+        pending, model, h = stage._pending, stage._model, self._correction
+        f = pending[3]
+        if type(f) is not tuple or type(model) is not RidgeMixture or h is None:
+            return None
+        x, phi = pending[1], f[0]
+        scaler = self._scaler
+        if not (len(x) == len(scaler.mean) == h._X.shape[2]):
+            return None
+        copies = stage._booco.copies
+        arms = len(h._n)
+        z, (y, anchored, out, p, c) = np.empty(len(x)), np.empty((5, arms))
+        g1, g2 = _nk.stage_costs(
+            x, phi, model.G, model.weights, model.optimism, model.width0, copies._theta[0],
+            scaler.count, scaler.mean, scaler.var, h._X, h._r, h._n, h.window, h.k, h.shrink,
+            play, copies.inverse_temperature() if play else 1.0, stage.exploration, z, y,
+            anchored, out, p, c)
+        return z, anchored, g1, g2, (p.tolist(), c.tolist()) if play else None
+
+    def _pull_numpy(self, stage: BoBLO, play: bool):
+        """Stage 1's costs $y$ and $\tilde y$, the standardised context $z$, the greedy arms
+        of $y$ and $y + h(z)$ and, if `play`, stage 2's law with its running sums."""
         x = np.asarray(stage._pending[1], dtype=float)
         copies = stage._booco.copies
         costs = np.asarray(copies.predicted_costs(x)[0], dtype=float)
         model = np.asarray(stage._model.costs(x), dtype=float)
         anchored = costs - float((costs - model).sum()) / len(costs)
-        n_arms = len(costs)
         if self._correction is None:
-            self._correction = NeighbourCorrection(n_arms, self.k, self.shrink, self.window)
+            self._correction = NeighbourCorrection(len(costs), self.k, self.shrink,
+                                                   self.window)
+            if not self._JIT:
+                self._correction._JIT = False
         z = self._scaler.learn_transform(x)
         y = costs + self._correction.predict(z)
-        if self.switched_at is None and self._test.passed:
-            self.switched_at = self._t
-        if self.switched_at is not None:  # stage 2 plays
+        law = None
+        if play:
             p = stage_law(y, stage).tolist()
-            c = list(accumulate(p))
-            i = min(bisect_right(c, self._rng.random() * c[-1]), n_arms - 1)
-            pending = stage._pending
-            stage._pending = pending[:2] + (i, pending[3], p[i]) + pending[5:]
-            stage._arm_probabilities = p
-            arm = stage._arms[i]
-        i = stage._arm_index[arm]
-        self._pending = (z, anchored, int(np.argmin(costs)), int(np.argmin(y)), i)
-        return arm
-
-    _pull = pull
+            law = p, list(accumulate(p))
+        return z, anchored, int(np.argmin(costs)), int(np.argmin(y)), law
 
     def update(self, arm_id, context, reward) -> None:
         """Learn from the reward of the pulled arm (stage 1's `reward_range`)."""
@@ -425,7 +424,11 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
         loss = (stage._high - reward) / (stage._high - stage._low)
         if (self.switched_at is None and self._t >= self.warm_up and g1 != g2 and i == g1):
             self._test.add(loss, float(anchored[g2]))
-        self._correction.learn(i, z, loss - float(anchored[i]))
+        h = self._correction
+        if self._JIT and len(z) == h._X.shape[2]:
+            _nk.store(h._X, h._r, h._n, i, z, loss - float(anchored[i]), h.window)
+        else:
+            h.learn(i, z, loss - float(anchored[i]))
         if len(stage._drifts) != self._drifts:  # stage 1 saw a drift: the residuals are stale
             self._drifts = len(stage._drifts)
             self._correction = None  # (a new one at the next pull)

@@ -278,3 +278,50 @@ def test_after_the_switch_boblos_estimate_takes_stage_2s_arm_and_propensity():
             np.testing.assert_allclose(stage.last_cost_vector, want, rtol=1e-12, atol=1e-15)
             checked += 1
     assert checked > 100
+
+
+@pytest.mark.skipif(not NeighbourBoBLO._JIT, reason="numba is not installed")
+def test_the_compiled_round_plays_the_numpy_round():
+    """`_neighbour_kernels.stage_costs` (stage 1's costs from its compiled pull's features, the
+    standardiser, the neighbours, the greedy arms, stage 2's law) against the numpy round, on
+    a stream that switches: the same arms, switch round and leads; laws and stored contexts to
+    rounding. A kernel that anchored, standardised or drew otherwise would part at once."""
+    fast, slow = NeighbourBoBLO(seed=3), NeighbourBoBLO(seed=3)
+    slow._JIT = False
+    stream = DATASETS["digits"](3)
+    for t, (context, arms) in enumerate(stream):
+        if t >= 1200:
+            break
+        a, b = fast.pull(arms, context), slow.pull(arms, context)
+        assert a == b, t
+        np.testing.assert_allclose(fast.arm_probabilities, slow.arm_probabilities,
+                                   rtol=1e-12, atol=1e-15)
+        reward = stream.reward(a)
+        fast.update(a, context, reward)
+        slow.update(b, context, reward)
+        assert fast.lead == pytest.approx(slow.lead, abs=1e-9)
+    assert fast.switched_at is not None and fast.switched_at == slow.switched_at
+    h, g = fast._correction, slow._correction
+    assert np.array_equal(h._n, g._n)
+    np.testing.assert_allclose(h._X, g._X, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(h._r, g._r, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.skipif(not NeighbourBoBLO._JIT, reason="numba is not installed")
+def test_the_compiled_round_breaks_ties_as_argmin_and_plays_the_floor():
+    """All costs equal (a zero model and correction, no stored rounds): both greedy arms are
+    the first (`np.argmin`), and stage 2's law is uniform, the floor included."""
+    from onlineboost import _neighbour_kernels as nk
+
+    arms, q = 3, 3
+    x, phi = np.array([0.3, -1.0]), np.array([1.0, 0.5])
+    X, r, n = np.zeros((arms, 4, 2)), np.zeros((arms, 4)), np.zeros(arms, dtype=np.int64)
+    count, mean, var = np.zeros(2), np.zeros(2), np.zeros(2)
+    z, (y, anchored, h, p, c) = np.empty(2), np.empty((5, arms))
+    g = nk.stage_costs(x, phi, np.zeros((arms, 1, q + 1, q)), np.ones(1), 0.0, 0.0,
+                       np.zeros((arms, 2)), count, mean, var, X, r, n, 4, 2, 0.5, True, 7.0,
+                       0.1, z, y, anchored, h, p, c)
+    assert g == (0, 0)
+    np.testing.assert_allclose(p, [1 / 3] * 3, rtol=1e-15)
+    np.testing.assert_allclose(c, [1 / 3, 2 / 3, 1.0], rtol=1e-15)
+    assert np.array_equal(z, [0.0, 0.0]) and np.array_equal(mean, x)  # (one value: no scale)
