@@ -79,9 +79,11 @@ def nearest_means(X, r, n, window, z, k, out):
 
 
 @_njit
-def standardise(x, count, mean, var, out):
-    """One step of `neighbours._Standardiser` on the first `len(x)` columns, in place; `out`
-    the scaled context (0 where the variance is 0)."""
+def standardise(x, stats, out):
+    """One step of `neighbours._Standardiser` on the first `len(x)` columns of its statistics
+    `stats` (rows: count, mean, population variance), in place; `out` the scaled context (0
+    where the variance is 0)."""
+    count, mean, var = stats[0], stats[1], stats[2]
     for j in range(x.shape[0]):
         count[j] += 1.0
         delta = x[j] - mean[j]
@@ -93,14 +95,15 @@ def standardise(x, count, mean, var, out):
 
 
 @_njit
-def stage_costs(x, phi, G, weights, optimism, width0, theta, count, mean, var, X, r, n, window,
-                k, shrink, play, beta, eta, z, y, anchored, h, p, c):
+def stage_costs(x, phi, G, weights, optimism, width0, theta, stats, X, r, n, window, k, shrink,
+                play, beta, eta, z, out):
     r"""The two stages' pull (module docstring) on stage 1's scaled vector `x` and features
     `phi`, its model `RidgeMixture` (`G`, `weights`, `optimism`, `width0`) and correction
-    `theta`: $y$ into `y`, $\tilde y$ into `anchored`, the standardised context into `z` (the
-    `_Standardiser`'s `count`, `mean`, `var` stepped), `shrink` times the neighbours' means
-    into `h`; if `play`, stage 2's law into `p` and its running sums into `c`. Returns
-    `(g1, g2)`, the greedy arms of $y$ and $y + h$."""
+    `theta`: the standardised context into `z` (the `_Standardiser`'s `stats` stepped), and
+    into the rows of `out` `(5, k)`: $y$, $\tilde y$, `shrink` times the neighbours' means $h$
+    and, if `play`, stage 2's law and its running sums. Returns `(g1, g2)`, the greedy arms of
+    $y$ and $y + h$."""
+    y, anchored, h, p, c = out[0], out[1], out[2], out[3], out[4]
     arms = theta.shape[0]
     _model_costs(G, weights, optimism, width0, _row(x), anchored)  # m(x), for the anchor
     gap = 0.0
@@ -110,7 +113,7 @@ def stage_costs(x, phi, G, weights, optimism, width0, theta, count, mean, var, X
     gap /= arms
     for a in range(arms):
         anchored[a] = y[a] - gap
-    standardise(x, count, mean, var, z)
+    standardise(x, stats, z)
     nearest_means(X, r, n, window, z, k, h)
     for a in range(arms):
         h[a] *= shrink

@@ -106,9 +106,8 @@ def _warm() -> None:
         X, r, n, one = np.zeros((1, 1, 1)), np.zeros((1, 1)), np.ones(1, dtype=np.int64), 1
         v = np.zeros(1)
         _nk.stage_costs(v, np.zeros(2), np.zeros((1, 1, 3, 2)), np.ones(1), 0.0, 0.0,
-                        np.zeros((1, 2)), np.zeros(1), v, v, X, r, n, one, one, 0.5, True, 1.0,
-                        0.0, np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1),
-                        np.zeros(1))  # (with `nearest_means` and `standardise` inside)
+                        np.zeros((1, 2)), np.zeros((3, 1)), X, r, n, one, one, 0.5, True, 1.0,
+                        0.0, np.zeros(1), np.zeros((5, 1)))  # (`nearest_means`, `standardise`)
         _nk.store(X, r, n, 0, v, 0.0, one)
         _WARM.append(True)
 
@@ -178,22 +177,23 @@ class NeighbourCorrection:
 
 
 class _Standardiser:
-    """Running mean and (population) variance per column (Welford); columns may appear later."""
+    """Running mean and (population) variance per column (Welford); columns may appear later.
+    `stats` holds the count, mean and variance of every column as rows."""
 
     def __init__(self):
-        self.count = np.zeros(0)
-        self.mean = np.zeros(0)
-        self.var = np.zeros(0)
+        self.stats = np.zeros((3, 0))
+
+    count = property(lambda self: self.stats[0])
+    mean = property(lambda self: self.stats[1])
+    var = property(lambda self: self.stats[2])
 
     def learn_transform(self, x: np.ndarray) -> np.ndarray:
         p = len(x)
-        if p > len(self.mean):
-            grow = p - len(self.mean)
-            self.count = np.concatenate([self.count, np.zeros(grow)])
-            self.mean = np.concatenate([self.mean, np.zeros(grow)])
-            self.var = np.concatenate([self.var, np.zeros(grow)])
-        return _nk.standardise(np.ascontiguousarray(x, dtype=np.float64), self.count,
-                               self.mean, self.var, np.empty(p))
+        if p > self.stats.shape[1]:
+            self.stats = np.concatenate([self.stats, np.zeros((3, p - self.stats.shape[1]))],
+                                        axis=1)
+        return _nk.standardise(np.ascontiguousarray(x, dtype=np.float64), self.stats,
+                               np.empty(p))
 
 
 class DecisionLead:
@@ -381,18 +381,16 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
         if type(f) is not tuple or type(model) is not RidgeMixture or h is None:
             return None
         x, phi = pending[1], f[0]
-        scaler = self._scaler
-        if not (len(x) == len(scaler.mean) == h._X.shape[2]):
+        stats = self._scaler.stats
+        if not (len(x) == stats.shape[1] == h._X.shape[2]):
             return None
         copies = stage._booco.copies
-        arms = len(h._n)
-        z, (y, anchored, out, p, c) = np.empty(len(x)), np.empty((5, arms))
+        z, out = np.empty(len(x)), np.empty((5, len(h._n)))
         g1, g2 = _nk.stage_costs(
             x, phi, model.G, model.weights, model.optimism, model.width0, copies._theta[0],
-            scaler.count, scaler.mean, scaler.var, h._X, h._r, h._n, h.window, h.k, h.shrink,
-            play, copies.inverse_temperature() if play else 1.0, stage.exploration, z, y,
-            anchored, out, p, c)
-        return z, anchored, g1, g2, (p.tolist(), c.tolist()) if play else None
+            stats, h._X, h._r, h._n, h.window, h.k, h.shrink, play,
+            copies.inverse_temperature() if play else 1.0, stage.exploration, z, out)
+        return z, out[1].tolist(), g1, g2, (out[3].tolist(), out[4].tolist()) if play else None
 
     def _pull_numpy(self, stage: BoBLO, play: bool):
         """Stage 1's costs $y$ and $\tilde y$, the standardised context $z$, the greedy arms
@@ -401,7 +399,7 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
         copies = stage._booco.copies
         costs = np.asarray(copies.predicted_costs(x)[0], dtype=float)
         model = np.asarray(stage._model.costs(x), dtype=float)
-        anchored = costs - float((costs - model).sum()) / len(costs)
+        anchored = (costs - float((costs - model).sum()) / len(costs)).tolist()
         if self._correction is None:
             self._correction = NeighbourCorrection(len(costs), self.k, self.shrink,
                                                    self.window)
@@ -420,15 +418,16 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
         stage = self._stage
         stage.update(arm_id, context, reward)  # validates first; nothing here moved yet
         z, anchored, g1, g2, i = self._pending
-        reward = stage._reward(reward)  # (the float stage 1 took)
+        if type(reward) is not float:  # (the float stage 1 took)
+            reward = stage._reward(reward)
         loss = (stage._high - reward) / (stage._high - stage._low)
         if (self.switched_at is None and self._t >= self.warm_up and g1 != g2 and i == g1):
-            self._test.add(loss, float(anchored[g2]))
+            self._test.add(loss, anchored[g2])
         h = self._correction
         if self._JIT and len(z) == h._X.shape[2]:
-            _nk.store(h._X, h._r, h._n, i, z, loss - float(anchored[i]), h.window)
+            _nk.store(h._X, h._r, h._n, i, z, loss - anchored[i], h.window)
         else:
-            h.learn(i, z, loss - float(anchored[i]))
+            h.learn(i, z, loss - anchored[i])
         if len(stage._drifts) != self._drifts:  # stage 1 saw a drift: the residuals are stale
             self._drifts = len(stage._drifts)
             self._correction = None  # (a new one at the next pull)
