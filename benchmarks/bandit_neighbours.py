@@ -280,7 +280,10 @@ about the arm it does not play, the test's null is wrong in stage 2's favour, wh
 seed of LED shows. Its round adds to `BoBLO()`'s compiled round a compiled pass per arm over up to
 `window` stored contexts and some numpy: interleaved with tuned LinUCB (`bandit_speed`), 2.1x /
 3.3x / 1.7x its decisions/s on ImageSegments / digits / `LinearBandit`, about 40% of `BoBLO()`'s
-speed (the numpy pass alone, one process, not interleaved: about half that)."""
+speed (the numpy pass alone, one process, not interleaved: about half that). Fifteenth session:
+the rest of its pull compiled too (`onlineboost._neighbour_kernels`), the same rewards seed for
+seed; about 65% of `BoBLO()`'s speed, at or above 3x tuned LinUCB's decisions/s on the three
+development streams (`bandit_speed`'s table)."""
 
 
 if __name__ == "__main__":
