@@ -187,6 +187,12 @@ class _Standardiser:
     mean = property(lambda self: self.stats[1])
     var = property(lambda self: self.stats[2])
 
+    def __setstate__(self, state: dict) -> None:
+        if "stats" not in state:  # (pickled before the statistics were one array)
+            state = {"stats": np.array([state["count"], state["mean"], state["var"]],
+                                       dtype=float).reshape(3, -1)}
+        self.__dict__.update(state)
+
     def learn_transform(self, x: np.ndarray) -> np.ndarray:
         p = len(x)
         if p > self.stats.shape[1]:

@@ -323,3 +323,18 @@ def test_the_compiled_round_breaks_ties_as_argmin_and_plays_the_floor():
     np.testing.assert_allclose(out[3], [1 / 3] * 3, rtol=1e-15)
     np.testing.assert_allclose(out[4], [1 / 3, 2 / 3, 1.0], rtol=1e-15)
     assert np.array_equal(z, [0.0, 0.0]) and np.array_equal(stats[1], x)  # (one value: no scale)
+
+
+def test_a_standardiser_pickled_with_three_arrays_loads_as_one():
+    """Checkpoints written before the statistics became one `(3, p)` array still resume: the
+    same statistics, the same next step."""
+    fresh, old = _Standardiser(), _Standardiser()
+    for x in ([1.0, 2.0], [3.0, -1.0], [0.5, 4.0]):
+        fresh.learn_transform(np.array(x))
+    old.__dict__.clear()
+    old.__setstate__({"count": fresh.count.copy(), "mean": fresh.mean.copy(),
+                      "var": fresh.var.copy()})
+    assert np.array_equal(old.stats, fresh.stats)
+    x = np.array([2.0, 2.0, 7.0])  # (and a new column)
+    assert np.array_equal(old.learn_transform(x), fresh.learn_transform(x))
+    assert np.array_equal(pickle.loads(pickle.dumps(old)).stats, fresh.stats)
