@@ -338,3 +338,26 @@ def test_a_standardiser_pickled_with_three_arrays_loads_as_one():
     x = np.array([2.0, 2.0, 7.0])  # (and a new column)
     assert np.array_equal(old.learn_transform(x), fresh.learn_transform(x))
     assert np.array_equal(pickle.loads(pickle.dumps(old)).stats, fresh.stats)
+
+
+@pytest.mark.skipif(not NeighbourBoBLO._JIT, reason="numba is not installed")
+def test_the_compiled_round_hands_new_and_missing_columns_to_the_numpy_round():
+    """A column that appears at round 300 and one missing in rounds 600-649: the rounds the
+    kernel does not cover run the numpy round, and the two policies never part."""
+    fast, slow = (NeighbourBoBLO(seed=0, warm_up=0, confidence=0.5) for _ in range(2))
+    slow._JIT = False
+    rng = np.random.default_rng(0)
+    for t in range(900):
+        x = rng.normal(size=2 if t < 300 else 3)
+        context = {f"x{j}": float(v) for j, v in enumerate(x)}
+        if 600 <= t < 650:
+            del context["x0"]
+        a, b = fast.pull(["a", "b", "c"], context), slow.pull(["a", "b", "c"], context)
+        assert a == b, t
+        best = "a" if x[-1] > 0.3 else ("b" if x[1] > 0 else "c")
+        reward = 0.8 * (a == best) + 0.1 * float(rng.random())
+        fast.update(a, context, reward)
+        slow.update(b, context, reward)
+    assert fast.switched_at is not None and fast.switched_at == slow.switched_at
+    assert fast._correction._X.shape[2] == 3
+    np.testing.assert_allclose(fast.arm_probabilities, slow.arm_probabilities, atol=1e-12)
