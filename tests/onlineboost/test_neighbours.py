@@ -361,3 +361,23 @@ def test_the_compiled_round_hands_new_and_missing_columns_to_the_numpy_round():
     assert fast.switched_at is not None and fast.switched_at == slow.switched_at
     assert fast._correction._X.shape[2] == 3
     np.testing.assert_allclose(fast.arm_probabilities, slow.arm_probabilities, atol=1e-12)
+
+
+def test_river_replay_with_bool_rewards_learns_from_the_matched_rounds_only():
+    """river's `evaluate_offline` pulls every logged round and updates only where the policy's
+    arm is the logged one (bool rewards, as `NewsArticles` yields them): the policy learns from
+    exactly those rounds and beats the log's uniform choice."""
+    from river import bandit as river_bandit
+
+    rng = np.random.default_rng(0)
+
+    def log():
+        for _ in range(3000):
+            x = float(rng.normal())
+            arm = int(rng.integers(3))
+            yield [0, 1, 2], {"x": x}, arm, arm == (0 if x > 0.3 else 1 if x > -0.3 else 2)
+
+    policy = NeighbourBoBLO(seed=0)
+    total, n = river_bandit.evaluate_offline(policy, log())
+    assert n > 500 and policy._t == n == policy.stage._rounds
+    assert total.get() / n > 0.6  # uniform logging policy: 1/3
