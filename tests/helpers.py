@@ -7,7 +7,7 @@ import pickle
 import numpy as np
 
 __all__ = ["LINEAR_LEARNER", "assert_pinned", "average_reward", "head", "maboost_fingerprint",
-           "same_state", "shifting_context"]
+           "replay_log", "same_state", "shifting_context"]
 
 #: `BoBLO()`'s weak learner until the eighth session (issue 13): `FeaturePolicy` parameters of
 #: the default with no random features of its own, the correction over the context alone. The
@@ -153,3 +153,14 @@ def shifting_context(rng, t: int) -> dict:
         kind = np.float64 if t % 3 == 1 else np.float32
         c = {n: kind(v) for n, v in c.items()}
     return c
+
+
+def replay_log(seed: int = 0, n: int = 3000):
+    """A log for river's `evaluate_offline`: `(arms, context, logged arm, reward)` with arms
+    chosen uniformly among 0, 1, 2 and bool rewards (as `bandit.datasets.NewsArticles` yields
+    them), 1 where the logged arm is the rule's for the context's `x`."""
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        x = float(rng.normal())
+        arm = int(rng.integers(3))
+        yield [0, 1, 2], {"x": x}, arm, arm == (0 if x > 0.3 else 1 if x > -0.3 else 2)

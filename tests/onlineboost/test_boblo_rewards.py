@@ -16,6 +16,7 @@ from river import bandit as river_bandit
 
 from onlineboost import BoBLO
 from onlineboost.boblo import _reward_range
+from tests.helpers import replay_log
 
 ARMS = ["a", "b", "c"]
 
@@ -148,14 +149,6 @@ def test_river_replay_with_bool_rewards():
     """river's `evaluate_offline` over logged (arms, context, arm, reward) with bool rewards,
     as `bandit.datasets.NewsArticles` yields them: BoBLO learns the logged rule (the
     replayed reward rate beats the log's uniform arm choice)."""
-    rng = np.random.default_rng(0)
-
-    def log():
-        for _ in range(3000):
-            x = float(rng.normal())
-            arm = int(rng.integers(3))
-            yield [0, 1, 2], {"x": x}, arm, arm == (0 if x > 0.3 else 1 if x > -0.3 else 2)
-
-    total, n = river_bandit.evaluate_offline(BoBLO(seed=0), log())
+    total, n = river_bandit.evaluate_offline(BoBLO(seed=0), replay_log())
     assert n > 500
     assert total.get() / n > 0.6  # uniform logging policy: 1/3

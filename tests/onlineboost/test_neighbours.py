@@ -369,15 +369,9 @@ def test_river_replay_with_bool_rewards_learns_from_the_matched_rounds_only():
     exactly those rounds and beats the log's uniform choice."""
     from river import bandit as river_bandit
 
-    rng = np.random.default_rng(0)
-
-    def log():
-        for _ in range(3000):
-            x = float(rng.normal())
-            arm = int(rng.integers(3))
-            yield [0, 1, 2], {"x": x}, arm, arm == (0 if x > 0.3 else 1 if x > -0.3 else 2)
+    from tests.helpers import replay_log
 
     policy = NeighbourBoBLO(seed=0)
-    total, n = river_bandit.evaluate_offline(policy, log())
+    total, n = river_bandit.evaluate_offline(policy, replay_log())
     assert n > 500 and policy._t == n == policy.stage._rounds
     assert total.get() / n > 0.6  # uniform logging policy: 1/3
