@@ -533,12 +533,14 @@ class BoBLO(bandit.base.ContextualPolicy):
     arms seed for seed, and no depth played alone beats it there beyond noise; on the
     held-out streams it switched on a few seeds of Bananas (-0.009), StumpMixture (+0.008)
     and Agrawal (+0.002). Over the former linear first copy it switched where the best policy
-    is not linear (`streams.NonlinearBandit`: 0.675 against 0.546). A later stage of another
+    is not linear (`streams.NonlinearBandit`: 0.675 against 0.546); over the default first copy
+    it no longer does (0.703 for both, evaluation seeds 0-4). A later stage of another
     class does help: `onlineboost.neighbours.NeighbourBoBLO` boosts `BoBLO()` by a
     nearest-neighbour correction of the played arms' residuals and plays it once its decision
     lead (stage 1's observed losses where the stages' arms differ, against stage 1's own
-    prediction for the other arm) passes a Hoeffding-Ville margin: it switches on ImageSegments
-    and digits and not on `LinearBandit` (`benchmarks/bandit_neighbours.py`).
+    prediction for the other arm) passes a Hoeffding-Ville margin: it switches on ImageSegments,
+    digits and `NonlinearBandit` (0.758 there) and not on `LinearBandit`
+    (`benchmarks/bandit_neighbours.py`, `benchmarks/bandit_compare.py`).
 
     **Drift.** `drift_detector` (`onlineboost.drift.RisingMean` by default: river's ADWIN, an
     alarm only where its window's mean loss rose) watches the loss of every learnt round; at
