@@ -399,7 +399,7 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
         return z, out[1].tolist(), g1, g2, (out[3].tolist(), out[4].tolist()) if play else None
 
     def _pull_numpy(self, stage: BoBLO, play: bool):
-        """Stage 1's costs $y$ and $\tilde y$, the standardised context $z$, the greedy arms
+        """Stage 1's costs $y$ and $\\tilde y$, the standardised context $z$, the greedy arms
         of $y$ and $y + h(z)$ and, if `play`, stage 2's law with its running sums."""
         x = np.asarray(stage._pending[1], dtype=float)
         copies = stage._booco.copies
