@@ -2126,7 +2126,11 @@ its neighbour stage on every seed (rounds 632-1,422). `BoBLO(n_learners=5)` has 
 first copy on this stream since the ninth session's 128-feature first copy. On tuning seeds
 100-109 (scratch): 0.741 against 0.688 for both, +0.053 (paired SE 0.015). So on all four
 development-side streams the two-stage booster is at or above `BoBLO(n_learners=5)`: above it
-on ImageSegments, digits and `NonlinearBandit`, level on `LinearBandit`.
+on ImageSegments, digits and `NonlinearBandit`, level on `LinearBandit`. The first table's
+decisions/s of `BoBLO()`, `BoBLO(n_learners=5)`, `NeighbourBoBLO()` and the two LinUCB rows were
+re-measured together in this session (`--only`, the same rewards to the last digit; the
+neighbour stage's round is compiled now, `bandit_speed`); the other rows' decisions/s are from
+earlier runs on other loads and machines, so compare speeds between those five rows only.
 """
 
 if __name__ == "__main__":
