@@ -16,6 +16,12 @@ A read is two-phase: `read` validates the context and computes its vector and th
 statistics without storing anything; `commit` stores them. A caller that refuses the round after
 reading (e.g. because what it computed from the vector is not finite) simply does not commit.
 
+The columns are bounded by `max_features` (None: no bound): once that many names are known, a
+name not seen before is ignored exactly as a missing one is (its value still validated), so a
+stream that brings a new feature name with every record keeps the vectors, and the state of
+whatever learns from them, bounded; the first names win and known columns never move (the rule
+of `learners._features.FeatureIndex`).
+
 Feature values must be real numbers (int or float, numpy's included; bools count as 0 and 1, as
 river's own transformers and linear models count them; not str, bytes, None, Decimal) of
 magnitude at most `MAX_ABS` = 1e100: near 1e154 the squares in the running
@@ -101,10 +107,16 @@ class ContextVectors:
     Traceback (most recent call last):
     ...
     ValueError: context['a'] must be a real number, got '3'
+    >>> capped = ContextVectors(max_features=2)
+    >>> capped.read({"a": 1.0, "b": 2.0, "c": 3.0}); capped.commit()  # "c": a third name
+    array([1., 2.])
+    >>> capped.names
+    ['a', 'b']
     """
 
-    def __init__(self, scale: bool = False):
+    def __init__(self, scale: bool = False, max_features: int | None = None):
         self.scale = scale
+        self.max_features = max_features
         self._columns: dict = {}
         self._keys: tuple = ()  # keys of the last committed dict, in its order
         self._idx = None  # their columns (None: exactly all columns, in order)
@@ -122,6 +134,7 @@ class ContextVectors:
         return state
 
     def __setstate__(self, state):
+        state.setdefault("max_features", None)  # (pickled before the bound: none)
         if "_stats" not in state:  # pickled before the robust scaling: Welford's statistics
             count = state.pop("_count")
             st = scaling.Stats.empty(len(count))
@@ -158,6 +171,10 @@ class ContextVectors:
         if not isinstance(x, dict):
             raise ValueError(f"{name} must be a dict of features, got {type(x).__name__}")
         keys = tuple(x)
+        cap = self.max_features
+        if cap is not None and keys != self._keys and len(self._columns) + len(x) > cap:
+            x = self._capped(x, name, cap)
+            keys = tuple(x)
         if self.scale and keys == self._keys and self._idx is None:  # the usual round
             fast, st = self._fast, self._stats
             if fast is None and len(keys) and st.count.min() >= scaling.WARMUP:
@@ -202,6 +219,22 @@ class ContextVectors:
         if self._next is not None:
             self._columns, self._keys, self._idx, self._stats, self._fast = self._next
             self._next = None
+
+    def _capped(self, x: dict, name: str, cap: int) -> dict:
+        """`x` without the names beyond the first `cap` (known names first, then new ones in
+        `x`'s order while there is room), the values of the names left out validated."""
+        columns = self._columns
+        room = cap - len(columns)
+        kept, out = {}, {}
+        for key, value in x.items():
+            if key in columns or room > 0:
+                room -= key not in columns
+                kept[key] = value
+            else:
+                out[key] = value
+        if out:
+            _values(out, name)  # (names a bad value among those left out)
+        return kept if out else x
 
     def _index(self, keys: tuple) -> tuple:
         """The columns after `keys` (new keys appended, on a copy) and the keys' columns."""

@@ -323,7 +323,7 @@ from river import bandit, preprocessing, stats
 from river import base as river_base
 
 from . import _boost_kernels, _deep_kernels, _kernels, losses, scaling, sets
-from ._checks import check_real, check_seed, check_transformer
+from ._checks import check_int, check_real, check_seed, check_transformer
 from ._contexts import ContextVectors
 from .booco import BoOCO
 from .depth import FitLead
@@ -667,6 +667,13 @@ class BoBLO(bandit.base.ContextualPolicy):
         nothing learnt. `evaluate.bandit` and river report the rewards as given.
     seed
         Seed of the exploration, of the arm draws and of BoOCO's copies.
+    max_features
+        The most context features (names) the policy keeps, the first ones met; a name seen
+        once that many are known is ignored as a missing one is (its value still validated),
+        so a stream that brings new names with every record keeps the state and the cost of a
+        round bounded. The state grows as the square of the columns (per-arm ridge models):
+        1,000, as the library's second-order learners (`learners.OnlineRidge`). `None`: no
+        bound.
 
     Examples
     --------
@@ -704,7 +711,8 @@ class BoBLO(bandit.base.ContextualPolicy):
                  decision_set=None, transformer=preprocessing.StandardScaler(),
                  reward_range: tuple = (0.0, 1.0),
                  drift_detector=RisingMean(),
-                 drift_discount: float = 100.0, seed: int | None = None):
+                 drift_discount: float = 100.0, seed: int | None = None,
+                 max_features: int | None = 1000):
         super().__init__(reward_obj=None, burn_in=0)
         # river's per-arm reward means, made by `stats.Mean` itself: river's factory,
         # `reward_obj.clone`, rebuilds the same `stats.Mean()` through its signature (~30 us
@@ -749,6 +757,8 @@ class BoBLO(bandit.base.ContextualPolicy):
                              f"values (river.base.DriftDetector, e.g. "
                              f"onlineboost.drift.RisingMean), got {drift_detector!r}")
         _real(drift_discount, "drift_discount", 1.0, math.inf)
+        if max_features is not None:
+            check_int("max_features", max_features, 1)
         self.learner = learner
         self.n_learners = n_learners
         self.gamma = gamma
@@ -768,6 +778,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         self.reward_range = reward_range
         self.drift_detector = drift_detector
         self.drift_discount = drift_discount
+        self.max_features = max_features
         self.seed = seed
         # (the given detector is a prototype: each policy watches with its own clone)
         self._detector = None if drift_detector is None else drift_detector.clone()
@@ -781,7 +792,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                   or (type(transformer) is RobustStandardScaler
                       and transformer._get_params() == RobustStandardScaler()._get_params()))
         self._transformer = None if native or transformer is None else transformer.clone()
-        self._reader = ContextVectors(scale=native)
+        self._reader = ContextVectors(scale=native, max_features=max_features)
         self._booco = None
         self._exp4 = None
         # (with no decision_set: validate the BoOCO parameters now)
@@ -835,8 +846,9 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._vector = booco.takes_vectors
         if not self._vector and self._reader.scale:  # dict learners: river's scaler, dicts
             self._transformer = RobustStandardScaler()  # the numpy scaler's rule, on dicts
-            self._reader = ContextVectors(scale=False)
-        self._model_reader = ContextVectors(scale=False)  # "dr" model columns (dict learners)
+            self._reader = ContextVectors(scale=False, max_features=self.max_features)
+        # "dr" model columns (dict learners)
+        self._model_reader = ContextVectors(scale=False, max_features=self.max_features)
         # the first copy alone is an expert unless it is x^1 already (gamma = eta_1)
         self._first_expert = abs(self._w1_scale - 1.0) > 1e-12
         n_experts = self.n_learners + self._first_expert
@@ -883,6 +895,7 @@ class BoBLO(bandit.base.ContextualPolicy):
     # (policies pickled before the drift detector: none)
     drift_detector = None
     drift_discount = 100.0
+    max_features = None  # (policies pickled before the bound: none)
     _detector = None
     _drifts = ()
     _fused = False  # (policies pickled before the fused path: the general one)
