@@ -4,9 +4,10 @@ Run: `python -m benchmarks.bounded_state` (`--quick` for a smoke run). Writes th
 `bounded_state` section of BENCHMARKS.md. Every record brings a feature name never seen before
 (`id<t>` = 1) next to one recurring feature; each learner runs with its default cap on the
 number of feature names (`learners._features.FeatureIndex`: LinearOGD 10,000, OnlineRidge,
-OnlineStump and OnlineTreeRegressor 1,000). The table gives the pickled state after each window
-of records and the records/s within the window: both grow / fall until the cap is reached, then
-stay flat.
+OnlineStump and OnlineTreeRegressor 1,000; the bandit policies `BoBLO()` and `NeighbourBoBLO()`
+1,000 context names, `BoBLO(max_features=...)`, three arms, reward 1 for the arm the recurring
+feature's sign names). The table gives the pickled state after each window of records and the
+records/s within the window: both grow / fall until the cap is reached, then stay flat.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 
 import learners
 from benchmarks import report
+from onlineboost import BoBLO, NeighbourBoBLO
 
 
 def _learners():
@@ -28,6 +30,8 @@ def _learners():
         "OnlineRidge": (lambda: learners.OnlineRidge(), 1_000),
         "OnlineStump": (lambda: learners.OnlineStump(), 1_000),
         "OnlineTreeRegressor": (lambda: learners.OnlineTreeRegressor(), 1_000),
+        "BoBLO()": (lambda: BoBLO(seed=0), 1_000),
+        "NeighbourBoBLO()": (lambda: NeighbourBoBLO(seed=0), 1_000),
     }
 
 
@@ -50,7 +54,10 @@ def main(argv=None):
         model = make()
         cells, done, start = [], 0, time.perf_counter()
         for t, (x, y) in enumerate(_records(marks[-1]), 1):
-            if name == "LinearOGD":
+            if hasattr(model, "pull"):  # a bandit policy: the arm the sign of "a" names
+                arm = model.pull([0, 1, 2], x)
+                model.update(arm, x, float(arm == int(y > 0)))
+            elif name == "LinearOGD":
                 model.learn_one(x, np.array([float(model.predict_one(x)[0]) - y]))
             else:
                 model.predict_one(x)
@@ -68,7 +75,9 @@ def main(argv=None):
         f"`python -m benchmarks.bounded_state{' --quick' if args.quick else ''}` "
         f"({report.machine()}). Every record brings a new feature name; each learner keeps at "
         "most its default `max_features` names (LinearOGD: 10,000; OnlineRidge, OnlineStump, "
-        "OnlineTreeRegressor: 1,000) and ignores later new names as absent. Each cell: "
+        "OnlineTreeRegressor, BoBLO and NeighbourBoBLO's first stage: 1,000) and ignores later "
+        "new names as absent (the bandit policies: three arms, reward 1 for the arm the sign of "
+        "the recurring feature names). Each cell: "
         "records so far (half the cap, the cap, 1.5 and 2 times it), the pickled state then "
         "and the records per second within the window since the previous cell.",
         "",
