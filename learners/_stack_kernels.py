@@ -170,7 +170,7 @@ def learn(P, theta, F, R, inv_forget):
 
 @_njit
 def boost_predict(raw0, m, has_model, residual, W, b, c, fourier, theta, beta0, beta, F, raw,
-                  costs, points):
+                  costs, points, shift):
     r"""`FeaturePolicyBoostStack.predict_vector` with softmax play: copy 1's raw costs `raw0`
     `(k,)` (numpy's, as the one-copy learner makes them) and the model's `m` (`has_model`)
     given; copies 2..n's $\phi$ into `F` and raw costs into `raw[1:]` (`predict`), `raw[0]` =
@@ -178,7 +178,8 @@ def boost_predict(raw0, m, has_model, residual, W, b, c, fourier, theta, beta0, 
     row after row as numpy's `cumsum`, then `+ m`); their laws into `points`: row 1 as copy 1's
     plain-float softmax (`FeaturePolicyStack._softmax` on one row: its minimum, `exp((min - y)
     * beta0)`, the sum left to right; the same floats), rows 2..n as numpy's softmax (the row's
-    minimum, `exp`, the row's sum as numpy's pairwise sum) at `beta`."""
+    minimum, `exp`, the row's sum as numpy's pairwise sum) at `beta`; each softmax of its row of
+    costs less `shift` `(k,)` (the stack's `shift`: zeros for none), the costs themselves kept."""
     n, k = raw.shape
     predict(W, b, c, fourier, theta, F, raw[1:])
     for a in range(k):
@@ -194,8 +195,10 @@ def boost_predict(raw0, m, has_model, residual, W, b, c, fourier, theta, beta0, 
             for a in range(k):
                 costs[i, a] = costs[i, a] + m[a]
     e = np.empty(k)
+    row = np.empty(k)
     for i in range(n):
-        row = costs[i]
+        for a in range(k):
+            row[a] = costs[i, a] - shift[a]
         low = row[0]
         for a in range(1, k):
             if row[a] < low:

@@ -316,8 +316,16 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         r"""Inverse gap weighting's $\gamma_t = \gamma_0\sqrt{k t}$ at the stack's clock $t$."""
         return self.gamma0 * math.sqrt(self.decision_set.dim * self._t)
 
+    #: None, or a `(k,)` vector the play subtracts from every copy's predicted costs (an
+    #: owner's per-arm bonus: `onlineboost.BoBLO(count_bonus=...)` sets it around its play);
+    #: the predicted costs themselves, and what the copies learn, do not change
+    shift = None
+
     def _point(self, costs: np.ndarray) -> np.ndarray:
-        """Every copy's point from its predicted costs `(n, k)`, by the stack's `link`."""
+        """Every copy's point from its predicted costs `(n, k)` (less `shift`), by the stack's
+        `link`."""
+        if self.shift is not None:
+            costs = costs - self.shift
         if self.link == "igw":
             return igw(costs, self.igw_gamma())
         return self._softmax(costs, self.inverse_temperature())
@@ -547,6 +555,20 @@ class FeaturePolicyBoostStack(VectorStackEntries):
         self._last = last[:3] + ((m, key, costs),)
         return costs.copy()
 
+    @property
+    def shift(self):
+        """None, or the `(k,)` vector the play subtracts from every stage's predicted costs
+        (`FeaturePolicyStack.shift`; set on both stacks)."""
+        return self.first.shift
+
+    @shift.setter
+    def shift(self, value) -> None:
+        self.first.shift = self.rest.shift = value
+
+    @shift.deleter
+    def shift(self) -> None:
+        del self.first.shift, self.rest.shift
+
     def predict_vector(self, c: np.ndarray) -> np.ndarray:
         """The softmax of `predicted_costs` for every copy, `(n, k)`; row 1 through copy 1's
         own softmax (the same floats as a one-copy stack). Not validated."""
@@ -574,7 +596,8 @@ class FeaturePolicyBoostStack(VectorStackEntries):
         _stack_kernels.boost_predict(raw0, raw0 if m is None else m, m is not None,
                                      self.residual, rest._W, rest._b, cc, rest.kind == "fourier",
                                      rest._theta, first.inverse_temperature(),
-                                     rest.inverse_temperature(), F, raw, costs, points)
+                                     rest.inverse_temperature(), F, raw, costs, points,
+                                     np.zeros(k) if self.shift is None else self.shift)
         key = c.tobytes()
         rest._round = (c, key, F, raw[1:])
         self._last = (c, key, raw, (m, None if m is None else m.tobytes(), costs))

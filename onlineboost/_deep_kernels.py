@@ -105,6 +105,7 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
 
 from . import scaling, sets
 from ._contexts import MAX_ABS
+from ._kernels import _count_bonus
 from .loss_model import RidgeMixture
 
 __all__ = ["AVAILABLE", "covers", "pull", "pull_deep", "update", "update_deep"]
@@ -223,7 +224,8 @@ def pull(policy, context):
                        first.kind == "fourier", F0,
                        rest._W, rest._b, rest.kind == "fourier", rest._theta,
                        rest.inverse_temperature(), booco._A, booco._mu, 1.0 - eta, eta / d,
-                       exp4 is not None, q, z, F, buf)
+                       exp4 is not None, q, z, F, buf, policy._play_counts(),
+                       float(policy.count_bonus))
     if not status:
         return None
     if scale:
@@ -576,7 +578,7 @@ def _project_row(z, p, u):
 @_njit
 def pull_deep(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, weights,
               optimism, width0, theta0, beta0, shared0, W0, b0, fourier0, F0, W, b, fourier,
-              theta, beta, A, mu, law_a, law_b, mixing, q, z, F, buf):
+              theta, beta, A, mu, law_a, law_b, mixing, q, z, F, buf, counts, alpha):
     r"""The pull (module docstring): the scaled context into `z`, the later copies' features into
     `F`, and into `buf` `(5 N + 3, d)` the copies' raw costs, the stages' costs, the iterates
     $x^1..x^N$, the advice (from the rows projected when one has a residue below 0), the
@@ -585,7 +587,9 @@ def pull_deep(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, we
     $\phi_1(c) = (1, \sqrt2\,\sigma(W_0 c + b_0), c)$ (into `F0`, with
     `learners._stack_kernels.predict`'s sums and `math.cos`: the general path's floats).
     `mixing`:
-    Exp4's law with weights `q` instead of expert 0's. Returns 0 (nothing stored), else 1 + the
+    Exp4's law with weights `q` instead of expert 0's. Every copy's softmax plays its stage's
+    costs less the count bonus of `counts` and `alpha` (`_kernels._count_bonus`; the stages'
+    costs themselves, which `FitLead` fits, keep none). Returns 0 (nothing stored), else 1 + the
     scaler's new `ready` flag, its statistics updated in place."""
     n = v.shape[0]
     n1, D, p = W.shape
@@ -655,10 +659,15 @@ def pull_deep(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, we
     for i in range(N):
         for a in range(k):
             costs[i, a] = costs[i, a] + m[a]
-    # the copies' points (W, into X for now): row 1 plain floats at beta0, the rest numpy's
+    # the copies' points (W, into X for now): row 1 plain floats at beta0, the rest numpy's,
+    # each of its stage's costs less the count bonus
     e = np.empty(k)
+    shifted = np.empty(k)
     for i in range(N):
-        row = costs[i]
+        for a in range(k):
+            shifted[a] = costs[i, a]
+        _count_bonus(shifted, counts, alpha)
+        row = shifted
         low = row[0]
         for a in range(1, k):
             if row[a] < low:

@@ -157,14 +157,17 @@ def covers(booco, model) -> bool:
             and not booco._mu_zero)
 
 
-def pull(reader, booco, model, context, exploration: float):
+def pull(reader, booco, model, context, exploration: float, counts=None, alpha: float = 0.0):
     """`BoBLO._pull_fused` up to the draw, compiled (`pull_round`), on the usual round: a dict
     with the keys of the last round, in the same order, of floats and ints (numpy's too), the
     model and the learner knowing every column (the scaler, `reader`, a `ContextVectors`, in
     its warm-up: `_pull_warm`). Returns `(law, its running sums, x, phi)` (two lists of floats,
     the context vector and, for a copy with features of its own, its features of `x`, which
     `update` reuses; else None), the scaler's step stored; or None, nothing moved, for the
-    numpy path to play the round."""
+    numpy path to play the round. `counts`, `alpha`: the arms' play counts and the count
+    bonus's scale (`_count_bonus`; None, 0: none)."""
+    if counts is None:
+        counts = _NONE
     if context is None:
         context = {}
     if type(context) is not dict or reader._idx is not None:
@@ -177,7 +180,7 @@ def pull(reader, booco, model, context, exploration: float):
         fast = reader._fast
         if fast is None:
             if not (keys and reader._stats.count.min() >= scaling.WARMUP):  # the warm-up
-                return _pull_warm(reader, booco, model, context, exploration)
+                return _pull_warm(reader, booco, model, context, exploration, counts, alpha)
             # past it (its last round was the one before): `read` would take its fused step,
             # `learn_transform`, whose numbers are the kernel's
             fast = reader._fast = True
@@ -196,7 +199,7 @@ def pull(reader, booco, model, context, exploration: float):
     except OverflowError:  # an int beyond the float range
         return None
     status, z, p, c, phi = _round_law(booco, model, v, scale, count, mean, var, dev, ready,
-                                 exploration)
+                                 exploration, counts, alpha)
     if not status:
         return None
     if scale:  # (`ContextVectors.commit`: the kernel stored the statistics)
@@ -205,7 +208,8 @@ def pull(reader, booco, model, context, exploration: float):
     return p.tolist(), c.tolist(), z, phi
 
 
-def _round_law(booco, model, v, scale, count, mean, var, dev, ready, exploration: float):
+def _round_law(booco, model, v, scale, count, mean, var, dev, ready, exploration: float,
+               counts, alpha: float):
     """`pull_round` (or `pull_round_ridge`) on the context values `v`: `(status, z, p, c, phi)`,
     `phi` the copy's features of the round (a copy with features of its own; else None)."""
     copies, mu = booco.copies, booco._mu
@@ -220,29 +224,29 @@ def _round_law(booco, model, v, scale, count, mean, var, dev, ready, exploration
             v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP, MAX_ABS, model.G,
             model.weights, model.optimism, model.width0, copies._W[0], copies._b[0],
             copies.kind == "fourier", copies._theta[0], beta, booco._chain_one[0], mu,
-            1.0 - exploration, exploration / d, z, p, c, phi)
+            1.0 - exploration, exploration / d, z, p, c, phi, counts, alpha)
     elif not copies._shared:  # (on a single-penalty `loss_model._ArmRidge`)
         status = pull_round_ridge_features(
             v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP, MAX_ABS, model.P,
             model.theta, model.optimism, model.width0, copies._W[0], copies._b[0],
             copies.kind == "fourier", copies._theta[0], beta, booco._chain_one[0], mu,
-            1.0 - exploration, exploration / d, z, p, c, phi)
+            1.0 - exploration, exploration / d, z, p, c, phi, counts, alpha)
     elif type(model) is RidgeMixture:
         status = pull_round(v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP,
                             MAX_ABS, model.G, model.weights, model.optimism,
                             model.width0, copies._theta[0],
                             beta, booco._chain_one[0], mu, 1.0 - exploration,
-                            exploration / d, z, p, c)
+                            exploration / d, z, p, c, counts, alpha)
     else:  # the single-penalty `loss_model._ArmRidge`
         status = pull_round_ridge(v, scale, count, mean, var, dev, ready, scaling.K,
                                   scaling.CLIP, MAX_ABS, model.P, model.theta, model.optimism,
                                   model.width0,
                                   copies._theta[0], beta, booco._chain_one[0], mu,
-                                  1.0 - exploration, exploration / d, z, p, c)
+                                  1.0 - exploration, exploration / d, z, p, c, counts, alpha)
     return status, z, p, c, phi
 
 
-def _pull_warm(reader, booco, model, context, exploration: float):
+def _pull_warm(reader, booco, model, context, exploration: float, counts, alpha: float):
     """`pull` during the scaler's warm-up (its first `scaling.WARMUP` values per column, robust
     statistics of a buffer): `warm_scale` stages the scaler's step (`scaling.learn` then
     `transform`, the buffer written, the median, MAD and band of each column still in its
@@ -268,7 +272,7 @@ def _pull_warm(reader, booco, model, context, exploration: float):
             if warm_scale(v, st.count, st.mean, st.var, st.dev, buf, scaling.K,
                           scaling.K_WARM, scaling.CLIP, MAX_ABS, z, staged):
                 status, _, p, c, phi = _round_law(booco, model, z, False, _NONE, _NONE, _NONE,
-                                             _NONE, False, exploration)
+                                             _NONE, False, exploration, counts, alpha)
                 if not status:
                     return None
                 warm_store(v, st.count, st.mean, st.var, st.dev, buf, staged)
@@ -276,7 +280,7 @@ def _pull_warm(reader, booco, model, context, exploration: float):
                 return p.tolist(), c.tolist(), z, phi
     x = reader.read(context)  # (the reader's own step: it validates and names)
     status, _, p, c, phi = _round_law(booco, model, x, False, _NONE, _NONE, _NONE, _NONE, False,
-                                 exploration)
+                                 exploration, counts, alpha)
     if not status:
         return None
     reader.commit()
@@ -463,7 +467,7 @@ def _row(z):
 
 
 @_njit
-def _law(cost, ce, theta, beta, chain_a, mu, law_a, law_b, p, c):
+def _law(cost, ce, theta, beta, chain_a, mu, law_a, law_b, p, c, counts, alpha):
     r"""From the model's costs `cost` (overwritten): the learner's softmax of
     $-(m(c) + \Theta\tilde c)/\tau$, $x^1 = \mu + a (W - \mu)$, the law
     $(1 - \eta) x^1 + \eta/d$ into `p` and its running sums into `c`. False: $x^1$ is not in
@@ -471,13 +475,28 @@ def _law(cost, ce, theta, beta, chain_a, mu, law_a, law_b, p, c):
     k = cost.shape[0]
     for a in range(k):
         cost[a] = _dot(theta[a], ce) + cost[a]
-    return _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c)
+    return _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c, counts, alpha)
 
 
 @_njit
-def _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c):
-    r"""`_law` from the learner's total costs `cost` (overwritten): the softmax at $1/\tau$ =
-    `beta`, $x^1$, the law and its running sums."""
+def _count_bonus(cost, counts, alpha):
+    r"""`cost` minus the count bonus $b_a = \alpha\sqrt{\ln(1 + \sum_b n_b)/(1 + n_a)}$ of
+    the arms' play counts `counts` (in place; nothing where `alpha` is 0): `boblo.count_bonus`'s
+    floats."""
+    if alpha != 0.0:
+        total = 0.0
+        for a in range(counts.shape[0]):
+            total += counts[a]
+        lt = math.log(total + 1.0)
+        for a in range(cost.shape[0]):
+            cost[a] = cost[a] - alpha * math.sqrt(lt / (counts[a] + 1.0))
+
+
+@_njit
+def _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c, counts, alpha):
+    r"""`_law` from the learner's total costs `cost` (overwritten): less the count bonus
+    (`_count_bonus`), the softmax at $1/\tau$ = `beta`, $x^1$, the law and its running sums."""
+    _count_bonus(cost, counts, alpha)
     k = cost.shape[0]
     low = cost[0]
     for a in range(1, k):
@@ -519,7 +538,7 @@ def _store(status, count, mean, var, dev, st):
 
 @_njit
 def pull_round(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, weights,
-               optimism, width0, theta, beta, chain_a, mu, law_a, law_b, z, p, c):
+               optimism, width0, theta, beta, chain_a, mu, law_a, law_b, z, p, c, counts, alpha):
     """The fused pull on a `RidgeMixture` (`G`, `weights`): the context's raw values `v` to
     the scaled vector `z`, the law `p` and its running sums `c` (outputs, written whatever the
     status). Returns 0 (nothing stored: the caller runs the numpy path), else 1 + the scaler's
@@ -536,7 +555,7 @@ def pull_round(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, w
     ce = _row(z)
     cost = np.empty(k)
     _model_costs(G, weights, optimism, width0, ce, cost)
-    if not _law(cost, ce, theta, beta, chain_a, mu, law_a, law_b, p, c):
+    if not _law(cost, ce, theta, beta, chain_a, mu, law_a, law_b, p, c, counts, alpha):
         return 0
     if scale:  # the round is past its last refusal: the scaler's step is stored
         _store(status, count, mean, var, dev, st)
@@ -545,7 +564,8 @@ def pull_round(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, w
 
 @_njit
 def pull_round_ridge(v, scale, count, mean, var, dev, ready, band, clip, max_abs, Pm, Tm,
-                     optimism, width0, theta, beta, chain_a, mu, law_a, law_b, z, p, c):
+                     optimism, width0, theta, beta, chain_a, mu, law_a, law_b, z, p, c, counts,
+                     alpha):
     """`pull_round` on a single-penalty `loss_model._ArmRidge` (`Pm`, `Tm`: its `P`, `theta`)."""
     n, k = v.shape[0], theta.shape[0]
     q = n + 1
@@ -559,7 +579,7 @@ def pull_round_ridge(v, scale, count, mean, var, dev, ready, band, clip, max_abs
     ce = _row(z)
     cost = np.empty(k)
     _ridge_costs(Pm, Tm, optimism, width0, ce, cost)
-    if not _law(cost, ce, theta, beta, chain_a, mu, law_a, law_b, p, c):
+    if not _law(cost, ce, theta, beta, chain_a, mu, law_a, law_b, p, c, counts, alpha):
         return 0
     if scale:
         _store(status, count, mean, var, dev, st)
@@ -1010,7 +1030,8 @@ def _phi_into(W, b, z, fourier, phi):
 
 
 @_njit
-def _features_law(cost, W, b, z, fourier, theta, beta, chain_a, mu, law_a, law_b, p, c, phi):
+def _features_law(cost, W, b, z, fourier, theta, beta, chain_a, mu, law_a, law_b, p, c, phi,
+                  counts, alpha):
     r"""The features pulls' common tail, on the model's costs `cost` of the scaled context `z`:
     $\phi(z)$ into `phi`, $\Theta\phi$ added to `cost` (the numpy round: its raw costs, then
     the model's added), the softmax law into `p` and its running sums into `c`; False where
@@ -1018,13 +1039,13 @@ def _features_law(cost, W, b, z, fourier, theta, beta, chain_a, mu, law_a, law_b
     _phi_into(W, b, z, fourier, phi)
     for a in range(theta.shape[0]):
         cost[a] = _dot_r(theta[a], phi) + cost[a]
-    return _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c)
+    return _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c, counts, alpha)
 
 
 @_njit
 def pull_round_features(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, weights,
                         optimism, width0, W, b, fourier, theta, beta, chain_a, mu, law_a, law_b,
-                        z, p, c, phi):
+                        z, p, c, phi, counts, alpha):
     """`pull_round` for one copy with its own random features (`W` `(D, n)`, `b` `(D,)`: the
     copy's map; `theta` `(k, 1 + D + n)` its corrections on $\\phi(c)$): the model's costs on
     $\\tilde c = (1, c)$ plus $\\Theta\\phi(c)$, then the same softmax and law. The features
@@ -1044,7 +1065,7 @@ def pull_round_features(v, scale, count, mean, var, dev, ready, band, clip, max_
     cost = np.empty(k)
     _model_costs(G, weights, optimism, width0, ce, cost)
     if not _features_law(cost, W, b, z, fourier, theta, beta, chain_a, mu, law_a, law_b, p, c,
-                         phi):
+                         phi, counts, alpha):
         return 0
     if scale:  # the round is past its last refusal: the scaler's step is stored
         _store(status, count, mean, var, dev, st)
@@ -1122,7 +1143,7 @@ def _learn_phi(phi, model, pr, mu, delta, P, theta, inv_forget):
 @_njit
 def pull_round_ridge_features(v, scale, count, mean, var, dev, ready, band, clip, max_abs, Pm,
                               Tm, optimism, width0, W, b, fourier, theta, beta, chain_a, mu,
-                              law_a, law_b, z, p, c, phi):
+                              law_a, law_b, z, p, c, phi, counts, alpha):
     """`pull_round_features` on a single-penalty `loss_model._ArmRidge` (`Pm`, `Tm`)."""
     n, k = v.shape[0], theta.shape[0]
     q = n + 1
@@ -1139,7 +1160,7 @@ def pull_round_ridge_features(v, scale, count, mean, var, dev, ready, band, clip
     cost = np.empty(k)
     _ridge_costs(Pm, Tm, optimism, width0, ce, cost)
     if not _features_law(cost, W, b, z, fourier, theta, beta, chain_a, mu, law_a, law_b, p, c,
-                         phi):
+                         phi, counts, alpha):
         return 0
     if scale:
         _store(status, count, mean, var, dev, st)

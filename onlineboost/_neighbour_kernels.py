@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from ._kernels import AVAILABLE, _dot_r, _model_costs, _njit, _njit_sum, _row
+from ._kernels import AVAILABLE, _count_bonus, _dot_r, _model_costs, _njit, _njit_sum, _row
 
 __all__ = ["AVAILABLE", "nearest_means", "stage_costs", "standardise", "store"]
 
@@ -96,13 +96,14 @@ def standardise(x, stats, out):
 
 @_njit
 def stage_costs(x, phi, G, weights, optimism, width0, theta, stats, X, r, n, window, k, shrink,
-                play, beta, eta, z, out):
+                play, beta, eta, z, out, counts, alpha):
     r"""The two stages' pull (module docstring) on stage 1's scaled vector `x` and features
     `phi`, its model `RidgeMixture` (`G`, `weights`, `optimism`, `width0`) and correction
     `theta`: the standardised context into `z` (the `_Standardiser`'s `stats` stepped), and
     into the rows of `out` `(5, k)`: $y$, $\tilde y$, `shrink` times the neighbours' means $h$
-    and, if `play`, stage 2's law and its running sums. Returns `(g1, g2)`, the greedy arms of
-    $y$ and $y + h$."""
+    and, if `play`, stage 2's law (of $y + h$ less stage 1's count bonus of `counts` and
+    `alpha`, `_kernels._count_bonus`) and its running sums. Returns `(g1, g2)`, the greedy arms
+    of $y$ and $y + h$."""
     y, anchored, h, p, c = out[0], out[1], out[2], out[3], out[4]
     arms = theta.shape[0]
     _model_costs(G, weights, optimism, width0, _row(x), anchored)  # m(x), for the anchor
@@ -124,10 +125,16 @@ def stage_costs(x, phi, G, weights, optimism, width0, theta, stats, X, r, n, win
         if y[a] + h[a] < y[g2] + h[g2]:
             g2 = a
     if play:  # `neighbours.stage_law` on y + h
-        low = y[g2] + h[g2]
+        for a in range(arms):
+            c[a] = y[a] + h[a]
+        _count_bonus(c, counts, alpha)
+        low = c[0]
+        for a in range(1, arms):
+            if c[a] < low:
+                low = c[a]
         total = 0.0
         for a in range(arms):
-            e = math.exp((low - (y[a] + h[a])) * beta)
+            e = math.exp((low - c[a]) * beta)
             p[a] = e
             total += e
         run = 0.0

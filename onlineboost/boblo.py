@@ -347,6 +347,24 @@ DEFAULT_LEARNER = dict(l2=20.0, temperature=0.02, forget=1.0, n_features=128, ba
 DEFAULT_LATER = dict(later_features=128)
 
 
+def count_shift(counts, alpha: float) -> np.ndarray:
+    r"""The count bonus $b_a = \alpha\sqrt{\ln(1 + t)/(1 + n_a)}$, $t = \sum_a n_a$, of arms
+    played `counts` times: `BoBLO(count_bonus=alpha)` plays the softmax of its copies' predicted
+    costs less $b$ (UCB1's optimism on an arm's count, with no term in the context), so that an
+    arm its first draws misjudged is tried again while its count is small. In plain floats, as
+    `_kernels._count_bonus` computes it (the same floats).
+
+    Examples
+    --------
+    >>> from onlineboost.boblo import count_shift
+    >>> count_shift([3.0, 0.0], 0.2).round(4)  # ln 4 = 1.386: 0.2 sqrt(1.386 / 4), ... / 1
+    array([0.1177, 0.2355])
+    """
+    counts = [float(n) for n in counts]
+    lt = math.log(sum(counts) + 1.0)
+    return np.array([alpha * math.sqrt(lt / (n + 1.0)) for n in counts])
+
+
 def _draw(c: list, u: float) -> int:
     """The index drawn with probabilities proportional to weights `w >= 0` whose running sums
     are `c = list(accumulate(w))` (`u ~ U[0, 1)`).
@@ -678,6 +696,14 @@ class BoBLO(bandit.base.ContextualPolicy):
         round bounded. The state grows as the square of the columns (per-arm ridge models):
         1,000, as the library's second-order learners (`learners.OnlineRidge`). `None`: no
         bound.
+    count_bonus
+        $\alpha \ge 0$: the play's softmax takes the copies' predicted costs less UCB1's
+        optimism on each arm's play count, $b_a = \alpha\sqrt{\ln(1 + t)/(1 + n_a)}$ (`t`
+        rounds learnt, `n_a` of them on arm `a`; `count_shift`), so that an arm its first
+        draws misjudged is tried again while its count is small. Only the play moves: the
+        predicted costs, the estimate and what the copies and the loss model learn do not.
+        0: none. Needs a weak learner that plays a softmax of predicted costs
+        (`learners.FeaturePolicy`).
 
     Examples
     --------
@@ -716,7 +742,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                  reward_range: tuple = (0.0, 1.0),
                  drift_detector=RisingMean(),
                  drift_discount: float = 100.0, seed: int | None = None,
-                 max_features: int | None = 1000):
+                 max_features: int | None = 1000, count_bonus: float = 0.0):
         super().__init__(reward_obj=None, burn_in=0)
         # river's per-arm reward means, made by `stats.Mean` itself: river's factory,
         # `reward_obj.clone`, rebuilds the same `stats.Mean()` through its signature (~30 us
@@ -763,6 +789,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         _real(drift_discount, "drift_discount", 1.0, math.inf)
         if max_features is not None:
             check_int("max_features", max_features, 1)
+        _real(count_bonus, "count_bonus", 0.0, math.inf)
         self.learner = learner
         self.n_learners = n_learners
         self.gamma = gamma
@@ -783,6 +810,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         self.drift_detector = drift_detector
         self.drift_discount = drift_discount
         self.max_features = max_features
+        self.count_bonus = count_bonus
+        self._arm_counts = None  # (the arms' play counts, in arm order: the count bonus's)
         self.seed = seed
         # (the given detector is a prototype: each policy watches with its own clone)
         self._detector = None if drift_detector is None else drift_detector.clone()
@@ -805,6 +834,10 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._aggregate = (aggregate if aggregate != "auto"
                            else "fit" if estimator == "dr" and self._predicts_costs(proto)
                            else "exp4")
+        if count_bonus and not hasattr(getattr(proto, "copies", None), "shift"):
+            raise ValueError("count_bonus needs weak learners that play a softmax of their "
+                             "predicted costs (learners.FeaturePolicy, the default), got "
+                             f"learner={learner!r}")
         if aggregate == "fit" and not self._predicts_costs(proto):
             raise ValueError("aggregate='fit' needs weak learners whose stacks predict costs "
                              "(vector `predicted_costs`, e.g. learners.FeaturePolicy or "
@@ -900,6 +933,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     drift_detector = None
     drift_discount = 100.0
     max_features = None  # (policies pickled before the bound: none)
+    count_bonus = 0.0  # (policies pickled before the count bonus: none)
+    _arm_counts = None
     _detector = None
     _drifts = ()
     _fused = False  # (policies pickled before the fused path: the general one)
@@ -1001,7 +1036,15 @@ class BoBLO(bandit.base.ContextualPolicy):
         else:
             x = self._features(context)
         d, eta = self._d, self.exploration
-        X = self._booco.iterates(x)  # x^1, ..., x^N (Algorithm 1, steps 1-2)
+        copies = self._booco.copies
+        shift = self._shift()
+        if shift is not None:  # (the count bonus, in the play only)
+            copies.shift = shift
+        try:
+            X = self._booco.iterates(x)  # x^1, ..., x^N (Algorithm 1, steps 1-2)
+        finally:
+            if shift is not None:
+                del copies.shift
         if self._exp4 is not None:
             rows = (np.vstack([self._mu + self._w1_scale * (X[:1] - self._mu), X])
                     if self._first_expert else X)
@@ -1062,13 +1105,31 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._arm_probabilities = p
         return c
 
+    def _play_counts(self) -> np.ndarray:
+        """The arms' play counts in arm order (zeros before the first pull and on the BLO
+        face)."""
+        counts = self._arm_counts
+        if counts is None:
+            if self._arms is None:
+                return np.zeros(self._d)
+            # (pickled before the count bonus: river's per-arm counts)
+            counts = self._arm_counts = np.array([float(self._counts.get(a, 0))
+                                                  for a in self._arms])
+        return counts
+
+    def _shift(self) -> np.ndarray | None:
+        """The count bonus `count_shift` of this round (None without one)."""
+        if not self.count_bonus:
+            return None
+        return count_shift(self._play_counts(), float(self.count_bonus))
+
     def _pull_fused(self, context) -> int:
         """`_play` for the fused configuration (`_fusable`): the arm index. The general path's
         steps for that configuration, without the branches it never takes; compiled
         (`_kernels`) where `_kernels.covers` the configuration, on the rounds it covers."""
         if self._jit and self._JIT:  # (None: a round the kernel does not cover)
             law = _kernels.pull(self._reader, self._booco, self._model, context,
-                                self.exploration)
+                                self.exploration, self._play_counts(), float(self.count_bonus))
             if law is not None:
                 p, c, x, phi = law
                 self._arm_probabilities = p
@@ -1078,7 +1139,16 @@ class BoBLO(bandit.base.ContextualPolicy):
                 self._pending = (context, x, i, None if phi is None else (phi,), p[i], False)
                 return i
         x = self._reader.read({} if context is None else context)
-        w = self._booco.iterate_one(x)  # x^1 = x^N (Algorithm 1, steps 1-2)
+        shift = self._shift()
+        if shift is None:
+            w = self._booco.iterate_one(x)  # x^1 = x^N (Algorithm 1, steps 1-2)
+        else:  # (the count bonus, in the play only)
+            copies = self._booco.copies
+            copies.shift = shift
+            try:
+                w = self._booco.iterate_one(x)
+            finally:
+                del copies.shift
         total = sum(w)  # (NaN: not in K)
         if not (total == total and min(w) >= 0.0):  # (x^N >= 0 summing to 1 is in K)
             w = self._K.project(np.array(w)).tolist()  # BoOCO's point Pi_K(x^N) (step 3)
@@ -1226,6 +1296,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                     self._set_booco(old, bandit_face=False)
                 raise
             self._arms, self._arm_index = arms, index
+            self._arm_counts = np.zeros(len(arms))
         else:
             try:
                 same = (arm_ids if type(arm_ids) is list else list(arm_ids)) == self._arms
@@ -1282,6 +1353,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         # river's per-arm reward statistics (`Policy.update`, inlined: no reward scaler here)
         self._rewards[arm_id].update(reward)
         self._counts[arm_id] += 1
+        if self._arm_counts is not None:
+            self._arm_counts[self._arm_index[arm_id]] += 1.0
         self._n += 1
 
     def _reward(self, reward) -> float:

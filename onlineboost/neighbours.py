@@ -93,6 +93,9 @@ def stage_law(costs: np.ndarray, stage: BoBLO) -> np.ndarray:
     (stage 1's) inverse temperature $\beta_t$, mixed with its exploration floor,
     $(1 - \eta)\operatorname{softmax}(-(y + h)\beta_t) + \eta/k$ (`stage` has played)."""
     eta = stage.exploration  # (the copy's own softmax, as stage 1 plays its costs)
+    shift = stage._shift()  # (stage 1's count bonus, `BoBLO(count_bonus=...)`)
+    if shift is not None:
+        costs = costs - shift
     return (1.0 - eta) * stage._booco.copies._point(costs[None])[0] + eta / len(costs)
 
 
@@ -107,7 +110,7 @@ def _warm() -> None:
         v = np.zeros(1)
         _nk.stage_costs(v, np.zeros(2), np.zeros((1, 1, 3, 2)), np.ones(1), 0.0, 0.0,
                         np.zeros((1, 2)), np.zeros((3, 1)), X, r, n, one, one, 0.5, True, 1.0,
-                        0.0, np.zeros(1), np.zeros((5, 1)))  # (`nearest_means`, `standardise`)
+                        0.0, np.zeros(1), np.zeros((5, 1)), np.zeros(1), 0.0)  # (and the rest)
         _nk.store(X, r, n, 0, v, 0.0, one)
         _WARM.append(True)
 
@@ -395,7 +398,8 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
         g1, g2 = _nk.stage_costs(
             x, phi, model.G, model.weights, model.optimism, model.width0, copies._theta[0],
             stats, h._X, h._r, h._n, h.window, h.k, h.shrink, play,
-            copies.inverse_temperature() if play else 1.0, stage.exploration, z, out)
+            copies.inverse_temperature() if play else 1.0, stage.exploration, z, out,
+            stage._play_counts(), float(stage.count_bonus))
         return z, out[1].tolist(), g1, g2, (out[3].tolist(), out[4].tolist()) if play else None
 
     def _pull_numpy(self, stage: BoBLO, play: bool):

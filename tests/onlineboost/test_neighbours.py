@@ -318,7 +318,8 @@ def test_the_compiled_round_breaks_ties_as_argmin_and_plays_the_floor():
     X, r, n = np.zeros((arms, 4, 2)), np.zeros((arms, 4)), np.zeros(arms, dtype=np.int64)
     stats, z, out = np.zeros((3, 2)), np.empty(2), np.empty((5, arms))
     g = nk.stage_costs(x, phi, np.zeros((arms, 1, q + 1, q)), np.ones(1), 0.0, 0.0,
-                       np.zeros((arms, 2)), stats, X, r, n, 4, 2, 0.5, True, 7.0, 0.1, z, out)
+                       np.zeros((arms, 2)), stats, X, r, n, 4, 2, 0.5, True, 7.0, 0.1, z, out,
+                       np.zeros(arms), 0.0)
     assert g == (0, 0)
     np.testing.assert_allclose(out[3], [1 / 3] * 3, rtol=1e-15)
     np.testing.assert_allclose(out[4], [1 / 3, 2 / 3, 1.0], rtol=1e-15)
