@@ -224,8 +224,7 @@ def pull(policy, context):
                        first.kind == "fourier", F0,
                        rest._W, rest._b, rest.kind == "fourier", rest._theta,
                        rest.inverse_temperature(), booco._A, booco._mu, 1.0 - eta, eta / d,
-                       exp4 is not None, q, z, F, buf, policy._play_counts(),
-                       float(policy.count_bonus))
+                       exp4 is not None, q, z, F, buf, policy._play_counts(), policy._bonus)
     if not status:
         return None
     if scale:

@@ -347,6 +347,11 @@ DEFAULT_LEARNER = dict(l2=20.0, temperature=0.02, forget=1.0, n_features=128, ba
 DEFAULT_LATER = dict(later_features=128)
 
 
+#: `BoBLO(count_bonus="auto")`'s scale (chosen on the development streams' tuning seeds;
+#: `benchmarks/bandit_compare.py`'s fifteenth-session paragraph)
+AUTO_BONUS = 0.2
+
+
 def count_shift(counts, alpha: float) -> np.ndarray:
     r"""The count bonus $b_a = \alpha\sqrt{\ln(1 + t)/(1 + n_a)}$, $t = \sum_a n_a$, of arms
     played `counts` times: `BoBLO(count_bonus=alpha)` plays the softmax of its copies' predicted
@@ -702,8 +707,10 @@ class BoBLO(bandit.base.ContextualPolicy):
         rounds learnt, `n_a` of them on arm `a`; `count_shift`), so that an arm its first
         draws misjudged is tried again while its count is small. Only the play moves: the
         predicted costs, the estimate and what the copies and the loss model learn do not.
-        0: none. Needs a weak learner that plays a softmax of predicted costs
-        (`learners.FeaturePolicy`).
+        0: none; a number needs a weak learner that plays a softmax of predicted costs
+        (`learners.FeaturePolicy`). `"auto"` (the default): `AUTO_BONUS` = 0.2 for such a
+        learner under the `"dr"` or `"ips"` estimate, 0 under `"paper"` (Algorithm 2 as
+        written) and for other learners.
 
     Examples
     --------
@@ -711,8 +718,10 @@ class BoBLO(bandit.base.ContextualPolicy):
     >>> from streams import LinearBandit
     >>> stream = LinearBandit(d=5, k=4, seed=1, n_rounds=3000)
     >>> evaluate.bandit(BoBLO(seed=0), stream, skyline=None)
-    BoBLO over 3000 rounds: average reward 0.726, regret 41.3, ... decisions/s
+    BoBLO over 3000 rounds: average reward 0.735, regret 18.7, ... decisions/s
     >>> evaluate.bandit(BoBLO(n_learners=5, seed=0), stream, skyline=None)
+    BoBLO over 3000 rounds: average reward 0.735, regret 18.7, ... decisions/s
+    >>> evaluate.bandit(BoBLO(count_bonus=0, seed=0), stream, skyline=None)  # (no count bonus)
     BoBLO over 3000 rounds: average reward 0.726, regret 41.3, ... decisions/s
     >>> evaluate.bandit(BoBLO(estimator="paper", seed=0), stream, skyline=None)
     BoBLO over 3000 rounds: average reward 0.500, regret 715.6, ... decisions/s
@@ -742,7 +751,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                  reward_range: tuple = (0.0, 1.0),
                  drift_detector=RisingMean(),
                  drift_discount: float = 100.0, seed: int | None = None,
-                 max_features: int | None = 1000, count_bonus: float = 0.0):
+                 max_features: int | None = 1000, count_bonus="auto"):
         super().__init__(reward_obj=None, burn_in=0)
         # river's per-arm reward means, made by `stats.Mean` itself: river's factory,
         # `reward_obj.clone`, rebuilds the same `stats.Mean()` through its signature (~30 us
@@ -789,7 +798,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         _real(drift_discount, "drift_discount", 1.0, math.inf)
         if max_features is not None:
             check_int("max_features", max_features, 1)
-        _real(count_bonus, "count_bonus", 0.0, math.inf)
+        if count_bonus != "auto":
+            _real(count_bonus, "count_bonus", 0.0, math.inf)
         self.learner = learner
         self.n_learners = n_learners
         self.gamma = gamma
@@ -834,10 +844,15 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._aggregate = (aggregate if aggregate != "auto"
                            else "fit" if estimator == "dr" and self._predicts_costs(proto)
                            else "exp4")
-        if count_bonus and not hasattr(getattr(proto, "copies", None), "shift"):
+        shifts = hasattr(getattr(proto, "copies", None), "shift")
+        if count_bonus == "auto":  # (resolved: `_bonus`)
+            self._bonus = AUTO_BONUS if shifts and estimator != "paper" else 0.0
+        elif count_bonus and not shifts:
             raise ValueError("count_bonus needs weak learners that play a softmax of their "
                              "predicted costs (learners.FeaturePolicy, the default), got "
                              f"learner={learner!r}")
+        else:
+            self._bonus = float(count_bonus)
         if aggregate == "fit" and not self._predicts_costs(proto):
             raise ValueError("aggregate='fit' needs weak learners whose stacks predict costs "
                              "(vector `predicted_costs`, e.g. learners.FeaturePolicy or "
@@ -934,6 +949,7 @@ class BoBLO(bandit.base.ContextualPolicy):
     drift_discount = 100.0
     max_features = None  # (policies pickled before the bound: none)
     count_bonus = 0.0  # (policies pickled before the count bonus: none)
+    _bonus = 0.0
     _arm_counts = None
     _detector = None
     _drifts = ()
@@ -1119,9 +1135,9 @@ class BoBLO(bandit.base.ContextualPolicy):
 
     def _shift(self) -> np.ndarray | None:
         """The count bonus `count_shift` of this round (None without one)."""
-        if not self.count_bonus:
+        if not self._bonus:
             return None
-        return count_shift(self._play_counts(), float(self.count_bonus))
+        return count_shift(self._play_counts(), self._bonus)
 
     def _pull_fused(self, context) -> int:
         """`_play` for the fused configuration (`_fusable`): the arm index. The general path's
@@ -1129,7 +1145,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         (`_kernels`) where `_kernels.covers` the configuration, on the rounds it covers."""
         if self._jit and self._JIT:  # (None: a round the kernel does not cover)
             law = _kernels.pull(self._reader, self._booco, self._model, context,
-                                self.exploration, self._play_counts(), float(self.count_bonus))
+                                self.exploration, self._play_counts(), self._bonus)
             if law is not None:
                 p, c, x, phi = law
                 self._arm_probabilities = p

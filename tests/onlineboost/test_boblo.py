@@ -389,17 +389,20 @@ _CASES = {
     "minmax-n2": dict(transformer=preprocessing.MinMaxScaler(), n_learners=2),
     "ridge-k12-n2": dict(n_learners=2),
     # the weak learner on the loss model (BoBLO's default learner since issue 13's third
-    # session) at its fixed temperature, recorded with the code that introduced it
-    "model-fp-n1": dict(learner=learners.FeaturePolicy(**FIXED_LEARNER)),
-    "model-fp-n5": dict(learner=learners.FeaturePolicy(**FIXED_LEARNER), n_learners=5),
+    # session) at its fixed temperature, recorded with the code that introduced it (before
+    # the count bonus: `count_bonus=0`; the bonus's law is `test_boblo_count_bonus`'s)
+    "model-fp-n1": dict(learner=learners.FeaturePolicy(**FIXED_LEARNER), count_bonus=0.0),
+    "model-fp-n5": dict(learner=learners.FeaturePolicy(**FIXED_LEARNER), n_learners=5,
+                        count_bonus=0.0),
     # the default learner from issue 13's sixth session to its eighth (the annealed softmax,
     # t0 = 50, the correction over the context alone), alone and as copy 1 of N = 5 under
     # aggregate="auto" (FitLead: no switch in 400 rounds, so N = 1's law), recorded with the
     # code that made it the default (1c52cdf)
-    "model-fp-annealed-n1": dict(learner=learners.FeaturePolicy(**LINEAR_LEARNER)),
+    "model-fp-annealed-n1": dict(learner=learners.FeaturePolicy(**LINEAR_LEARNER),
+                                 count_bonus=0.0),
     "model-fp-annealed-n5-auto": dict(
         learner=learners.FeaturePolicy(**LINEAR_LEARNER, **DEFAULT_LATER), n_learners=5,
-        aggregate="auto"),
+        aggregate="auto", count_bonus=0.0),
 }
 
 
@@ -590,20 +593,23 @@ def _frozen_on_model(**kw):
 
 
 def test_an_on_model_learner_plays_the_softmax_of_the_loss_models_lower_bounds():
-    """With corrections pinned at 0, the arm law is (1 - eta) softmax(-LCB / tau) + eta / k,
-    LCB the per-arm ridge (penalty model_l2, prior mean `baseline` on the bias) of the losses
-    of the rounds each arm was played, minus optimism times sqrt(c~' A_a^-1 c~), transcribed
-    here in batch form. A learner not handed the model, a model trained on every arm, or
-    without its optimism, fails."""
+    """With corrections pinned at 0, the arm law is (1 - eta) softmax(-(LCB - B) / tau) +
+    eta / k, LCB the per-arm ridge (penalty model_l2, prior mean `baseline` on the bias) of the
+    losses of the rounds each arm was played, minus optimism times sqrt(c~' A_a^-1 c~), and B
+    the count bonus 0.2 sqrt(ln(1 + t) / (1 + n_a)) (`count_bonus="auto"`), transcribed here in
+    batch form. A learner not handed the model, a model trained on every arm, or without its
+    optimism or its bonus, fails."""
     lam, b, alpha, eta, tau, k = 2.0, 0.4, 0.3, 0.05, 0.05, 3
     policy = _frozen_on_model(model_l2=lam, baseline=b, optimism=alpha, exploration=eta)
     stream = LinearBandit(d=2, k=k, seed=4, n_rounds=300)
     A = [lam * np.eye(3) for _ in range(k)]
     r = [lam * b * np.eye(3)[0] for _ in range(k)]
+    n = [0] * k
     for context, arm_ids in stream:
         ce = np.concatenate([[1.0], [context[key] for key in sorted(context)]])
         lcb = np.array([np.linalg.solve(A[a], r[a]) @ ce
-                        - alpha * np.sqrt(ce @ np.linalg.solve(A[a], ce)) for a in range(k)])
+                        - alpha * np.sqrt(ce @ np.linalg.solve(A[a], ce))
+                        - 0.2 * np.sqrt(np.log(1 + sum(n)) / (1 + n[a])) for a in range(k)])
         arm = policy.pull(arm_ids, context)
         w = np.exp(-(lcb - lcb.min()) / tau)
         want = (1 - eta) * w / w.sum() + eta / k
@@ -613,6 +619,7 @@ def test_an_on_model_learner_plays_the_softmax_of_the_loss_models_lower_bounds()
         a = arm_ids.index(arm)
         A[a] += np.outer(ce, ce)
         r[a] += (1.0 - reward) * ce
+        n[a] += 1
 
 
 def test_sqrt_implicit_exploration_is_one_over_sqrt_t():

@@ -288,7 +288,7 @@ def test_on_model_learner_plays_on_the_mixture():
     predictions."""
     learner = learners.FeaturePolicy(l2=1e9, temperature=0.05, n_features=0, residual=True,
                                      on_model=True)
-    policy = BoBLO(learner, transformer=None, seed=3, exploration=0.05)
+    policy = BoBLO(learner, transformer=None, seed=3, exploration=0.05, count_bonus=0.0)
     stream = LinearBandit(d=2, k=3, seed=4, n_rounds=200)
     for context, arm_ids in stream:
         v = np.array([context[key] for key in sorted(context)])
