@@ -105,7 +105,7 @@ def test_without_a_context_the_bonus_tries_a_misjudged_arm_again():
 
     stuck = [s for s in range(40) if regret(BoBLO(seed=s, count_bonus=0.0), s) > 0.05]
     assert stuck  # (the seeds where the annealed softmax alone settles on a worse arm)
-    assert all(regret(BoBLO(seed=s), s) < 0.02 for s in stuck)  # (the default: "auto", 0.2)
+    assert all(regret(BoBLO(seed=s), s) < 0.02 for s in stuck)  # (the default: "auto", 0.3)
 
 
 def test_laws_keep_the_floor_and_the_simplex_with_a_large_bonus():
@@ -158,7 +158,7 @@ def test_a_learner_without_a_softmax_play_refuses_the_bonus_and_auto_resolves():
         BoBLO(learner=learners.RidgePolicy(), count_bonus=0.2)
     assert BoBLO(learner=learners.RidgePolicy())._bonus == 0.0  # ("auto": none there)
     assert BoBLO(estimator="paper")._bonus == 0.0  # (Algorithm 2 as written)
-    assert BoBLO()._bonus == BoBLO(estimator="ips")._bonus == 0.2
+    assert BoBLO()._bonus == BoBLO(estimator="ips")._bonus == 0.3
     assert BoBLO().count_bonus == "auto"
 
 
