@@ -492,15 +492,15 @@ class BoBLO(bandit.base.ContextualPolicy):
       learner (not handed a model): it learns from its $\eta T$ exploration rounds only, and on
       the development streams it plays about as uniform random play does.
     * Measured (progressive average reward; `BENCHMARKS.md`): on the development streams, seeds
-      0-29 (`benchmarks/bandit_wide.py`), `BoBLO()` scores 0.884 / 0.872 / 0.666 against
-      river's `LinUCBDisjoint` tuned per data set 0.870 / 0.841 / 0.668 (+0.014, +0.032 and
-      -0.002, each beyond two standard errors; on `LinearBandit` the penalty that predicts
-      better is not the one that plays better, `benchmarks/bandit_penalty.py`). On 17
+      0-29 (`benchmarks/bandit_wide.py`), `BoBLO()` scores 0.885 / 0.874 / 0.668 against
+      river's `LinUCBDisjoint` tuned per data set 0.870 / 0.841 / 0.668 (+0.016 and +0.033,
+      beyond two standard errors; -0.0003 on `LinearBandit`, standard error 0.0008). On 17
       held-out classification streams (`benchmarks/bandit_heldout.py`, never tuned on) it
       scores 0.853 in the mean against LinUCB's 0.799 at its defaults and 0.807
-      hindsight-tuned per stream; it trails LinUCB's defaults on two nearly linear ones
-      (tic-tac-toe, Hyperplane). `count_bonus=0` is the fourteenth session's play (0.880 /
-      0.863 / 0.664; held-out 0.847).
+      hindsight-tuned per stream; it trails LinUCB's defaults on nearly linear ones
+      (tic-tac-toe -0.019, Hyperplane -0.016, SEA -0.003). `count_bonus=0` is the fourteenth
+      session's play (0.880 / 0.863 / 0.664, -0.004 against LinUCB on `LinearBandit`;
+      held-out 0.847).
 
     **Estimators** ($p_t$ the arm's law, below; $a_t$ the arm played):
 
