@@ -493,20 +493,28 @@ def _count_bonus(cost, counts, alpha):
 
 
 @_njit
+def _softmax_weights(cost, beta, out):
+    r"""The softmax's unnormalised weights $e^{(\min_b y_b - y_a)\beta}$ of the costs `cost` into
+    `out` (which may be `cost`), and their sum (left to right)."""
+    low = cost[0]
+    for a in range(1, cost.shape[0]):
+        if cost[a] < low:
+            low = cost[a]
+    total = 0.0
+    for a in range(cost.shape[0]):
+        e = math.exp((low - cost[a]) * beta)
+        out[a] = e
+        total += e
+    return total
+
+
+@_njit
 def _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c, counts, alpha):
     r"""`_law` from the learner's total costs `cost` (overwritten): less the count bonus
     (`_count_bonus`), the softmax at $1/\tau$ = `beta`, $x^1$, the law and its running sums."""
     _count_bonus(cost, counts, alpha)
     k = cost.shape[0]
-    low = cost[0]
-    for a in range(1, k):
-        if cost[a] < low:
-            low = cost[a]
-    total = 0.0
-    for a in range(k):
-        e = math.exp((low - cost[a]) * beta)
-        cost[a] = e
-        total += e
+    total = _softmax_weights(cost, beta, cost)
     s = 0.0
     inside = True
     for a in range(k):

@@ -25,7 +25,16 @@ import math
 
 import numpy as np
 
-from ._kernels import AVAILABLE, _count_bonus, _dot_r, _model_costs, _njit, _njit_sum, _row
+from ._kernels import (
+    AVAILABLE,
+    _count_bonus,
+    _dot_r,
+    _model_costs,
+    _njit,
+    _njit_sum,
+    _row,
+    _softmax_weights,
+)
 
 __all__ = ["AVAILABLE", "nearest_means", "stage_costs", "standardise", "store"]
 
@@ -128,15 +137,7 @@ def stage_costs(x, phi, G, weights, optimism, width0, theta, stats, X, r, n, win
         for a in range(arms):
             c[a] = y[a] + h[a]
         _count_bonus(c, counts, alpha)
-        low = c[0]
-        for a in range(1, arms):
-            if c[a] < low:
-                low = c[a]
-        total = 0.0
-        for a in range(arms):
-            e = math.exp((low - c[a]) * beta)
-            p[a] = e
-            total += e
+        total = _softmax_weights(c, beta, p)
         run = 0.0
         for a in range(arms):
             p[a] = (1.0 - eta) * (p[a] / total) + eta / arms

@@ -7,7 +7,7 @@ import pickle
 import numpy as np
 
 __all__ = ["LINEAR_LEARNER", "assert_pinned", "average_reward", "head", "maboost_fingerprint",
-           "replay_log", "same_state", "shifting_context"]
+           "play_alike", "replay_log", "same_state", "shifting_context"]
 
 #: `BoBLO()`'s weak learner until the eighth session (issue 13): `FeaturePolicy` parameters of
 #: the default with no random features of its own, the correction over the context alone. The
@@ -164,3 +164,22 @@ def replay_log(seed: int = 0, n: int = 3000):
         x = float(rng.normal())
         arm = int(rng.integers(3))
         yield [0, 1, 2], {"x": x}, arm, arm == (0 if x > 0.3 else 1 if x > -0.3 else 2)
+
+
+def play_alike(first, second, stream, n_rounds: int, rtol: float = 1e-10, each=None) -> None:
+    """Play two contextual policies on the same `n_rounds` of `stream`, each pulled and updated
+    with the same context and reward, asserting every round that they pull the same arm and
+    that their laws (`arm_probabilities`) agree to `rtol` (absolute 1e-15). `each(t)`, if
+    given, is called after every round's updates (further checks)."""
+    for t, (context, arms) in enumerate(stream):
+        if t >= n_rounds:
+            break
+        a, b = first.pull(arms, context), second.pull(arms, context)
+        assert a == b, t
+        np.testing.assert_allclose(first.arm_probabilities, second.arm_probabilities,
+                                   rtol=rtol, atol=1e-15)
+        reward = stream.reward(a)
+        first.update(a, context, reward)
+        second.update(b, context, reward)
+        if each is not None:
+            each(t)

@@ -13,6 +13,7 @@ import pytest
 from benchmarks.bandit_compare import DATASETS
 from onlineboost import BoBLO, NeighbourBoBLO
 from onlineboost.boblo import count_shift
+from tests.helpers import play_alike
 
 
 def _bonus(counts, alpha):
@@ -59,17 +60,7 @@ def test_the_law_is_the_softmax_of_the_costs_less_the_bonus(jit):
 def test_the_compiled_round_plays_the_numpy_round_with_the_bonus():
     fast, slow = BoBLO(seed=2, count_bonus=0.2), BoBLO(seed=2, count_bonus=0.2)
     slow._JIT = False
-    stream = DATASETS["digits"](2)
-    for t, (context, arms) in enumerate(stream):
-        if t >= 600:
-            break
-        a, b = fast.pull(arms, context), slow.pull(arms, context)
-        assert a == b, t
-        np.testing.assert_allclose(fast.arm_probabilities, slow.arm_probabilities, rtol=1e-10,
-                                   atol=1e-15)
-        reward = stream.reward(a)
-        fast.update(a, context, reward)
-        slow.update(b, context, reward)
+    play_alike(fast, slow, DATASETS["digits"](2), 600)
 
 
 @pytest.mark.parametrize("deep", [True, False])
@@ -78,17 +69,7 @@ def test_n_5_plays_n_1s_arms_with_the_bonus(deep):
     count bonus included (its compiled round and its general path)."""
     one, five = BoBLO(seed=1, count_bonus=0.2), BoBLO(seed=1, count_bonus=0.2, n_learners=5)
     five._DEEP = deep
-    stream = DATASETS["LinearBandit"](1)
-    for t, (context, arms) in enumerate(stream):
-        if t >= 500:
-            break
-        a, b = one.pull(arms, context), five.pull(arms, context)
-        assert a == b, t
-        np.testing.assert_allclose(one.arm_probabilities, five.arm_probabilities, rtol=1e-9,
-                                   atol=1e-15)
-        reward = stream.reward(a)
-        one.update(a, context, reward)
-        five.update(b, context, reward)
+    play_alike(one, five, DATASETS["LinearBandit"](1), 500, rtol=1e-9)
     assert five._deep == deep
 
 

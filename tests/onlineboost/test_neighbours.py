@@ -15,6 +15,7 @@ from benchmarks.bandit_compare import DATASETS
 from onlineboost import BoBLO, evaluate
 from onlineboost.neighbours import DecisionLead, NeighbourBoBLO, NeighbourCorrection, _Standardiser
 from streams import LinearBandit
+from tests.helpers import play_alike
 
 
 def _brute(rows, z, k, shrink):
@@ -288,18 +289,11 @@ def test_the_compiled_round_plays_the_numpy_round():
     rounding. A kernel that anchored, standardised or drew otherwise would part at once."""
     fast, slow = NeighbourBoBLO(seed=3), NeighbourBoBLO(seed=3)
     slow._JIT = False
-    stream = DATASETS["digits"](3)
-    for t, (context, arms) in enumerate(stream):
-        if t >= 1200:
-            break
-        a, b = fast.pull(arms, context), slow.pull(arms, context)
-        assert a == b, t
-        np.testing.assert_allclose(fast.arm_probabilities, slow.arm_probabilities,
-                                   rtol=1e-12, atol=1e-15)
-        reward = stream.reward(a)
-        fast.update(a, context, reward)
-        slow.update(b, context, reward)
-        assert fast.lead == pytest.approx(slow.lead, abs=1e-9)
+
+    def same_lead(t):
+        assert fast.lead == pytest.approx(slow.lead, abs=1e-9), t
+
+    play_alike(fast, slow, DATASETS["digits"](3), 1200, rtol=1e-12, each=same_lead)
     assert fast.switched_at is not None and fast.switched_at == slow.switched_at
     h, g = fast._correction, slow._correction
     assert np.array_equal(h._n, g._n)
