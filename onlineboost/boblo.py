@@ -1059,14 +1059,15 @@ class BoBLO(bandit.base.ContextualPolicy):
         else:
             x = self._features(context)
         d, eta = self._d, self.exploration
-        copies = self._booco.copies
         shift = self._shift()
-        if shift is not None:  # (the count bonus, in the play only)
-            copies.shift = shift
-        try:
+        if shift is None:
             X = self._booco.iterates(x)  # x^1, ..., x^N (Algorithm 1, steps 1-2)
-        finally:
-            if shift is not None:
+        else:  # (the count bonus, in the play only)
+            copies = self._booco.copies
+            copies.shift = shift
+            try:
+                X = self._booco.iterates(x)
+            finally:
                 del copies.shift
         if self._exp4 is not None:
             rows = (np.vstack([self._mu + self._w1_scale * (X[:1] - self._mu), X])
