@@ -575,8 +575,9 @@ class BoBLO(bandit.base.ContextualPolicy):
     **Drift.** `drift_detector` (`onlineboost.drift.RisingMean` by default: river's ADWIN, an
     alarm only where its window's mean loss rose) watches the loss of every learnt round; at
     an alarm every copy's information matrix and the loss model's are divided by
-    `drift_discount` (the past counts 1/100), their weights kept as a warm start, and `drifts`
-    records the round. On the stationary development and held-out streams it never alarmed
+    `drift_discount` (the past counts 1/100), their weights kept as a warm start, and so are
+    the play counts of the count bonus (which then revisits the arms); `drifts` records the
+    round. On the stationary development and held-out streams it never alarmed
     (the same arms as without it); where the arms change it gains (`benchmarks/bandit_drift.py`).
     `drift_detector=None` never discounts.
 
@@ -688,7 +689,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     drift_discount
         $f \ge 1$: at an alarm, every copy's information matrix (the `discount` of its stack,
         for `learners.FeaturePolicy` and `learners.RidgePolicy`; other learners keep theirs)
-        and, under `"dr"`, the loss model's are divided by $f$, their weights kept.
+        and, under `"dr"`, the loss model's are divided by $f$, their weights kept, and the
+        arms' play counts of `count_bonus`.
     reward_range
         `(low, high)`, finite, low < high: the range of the bandit face's rewards (default
         `(0.0, 1.0)`). A reward $r$ is learnt as the loss $(h - r)/(h - l)$, so the
@@ -993,7 +995,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     def _watch(self, loss: float) -> None:
         """Feed the learnt round's loss to the drift detector; at an alarm, count the past
         $1/$`drift_discount` as much: every copy's (`discount` of its stack, where it has one)
-        and, under "dr", the loss model's information matrices, their weights kept."""
+        and, under "dr", the loss model's information matrices, their weights kept, and the
+        arms' play counts of the count bonus (so that it revisits the arms again)."""
         detector = self._detector
         detector.update(loss)
         if detector.drift_detected:
@@ -1003,6 +1006,8 @@ class BoBLO(bandit.base.ContextualPolicy):
                 copies.discount(factor)
             if self.estimator == "dr":
                 self._model.discount(factor)
+            if self._arm_counts is not None:
+                self._arm_counts /= factor
             self._drifts.append(self._rounds)
 
     @property

@@ -54,14 +54,16 @@ def test_an_alarm_divides_every_information_matrix_and_keeps_the_weights(n_learn
                                                                          monkeypatch):
     """Against a twin without a detector that played the same rounds: at the alarm (round
     40, on the compiled rounds and on numpy's) every copy's A^{-1} and the loss model's P
-    blocks are exactly `drift_discount` times the twin's, the weights equal."""
+    blocks are exactly `drift_discount` times the twin's, the weights equal, and the count
+    bonus's play counts of the rounds before it are divided by `drift_discount`."""
     if not jit:
         monkeypatch.setattr(BoBLO, "_JIT", False)
     stream = lambda: LinearBandit(d=4, k=3, seed=2, n_rounds=40)  # noqa: E731
     policy = BoBLO(n_learners=n_learners, drift_detector=AlarmAt((40,)), drift_discount=7.0,
                    seed=0)
     twin = BoBLO(n_learners=n_learners, drift_detector=None, seed=0)
-    assert _play(policy, stream()) == _play(twin, stream())
+    arms = _play(policy, stream())
+    assert arms == _play(twin, stream())
     assert policy.drifts == [40] and twin.drifts == []
     (Ps, G), (Ps0, G0) = _matrices(policy), _matrices(twin)
     for P, P0 in zip(Ps, Ps0):
@@ -72,6 +74,10 @@ def test_an_alarm_divides_every_information_matrix_and_keeps_the_weights(n_learn
     first = copies.first if n_learners > 1 else copies
     first0 = copies0.first if n_learners > 1 else copies0
     np.testing.assert_array_equal(first._theta, first0._theta)
+    # the count bonus's play counts: the 39 rounds before the alarm count 1/7, round 40 one
+    last = np.eye(3)[policy._arm_index[arms[-1]]]
+    np.testing.assert_allclose(policy._play_counts(),
+                               (twin._play_counts() - last) / 7.0 + last, rtol=1e-15)
 
 
 def test_no_alarm_no_change_and_the_detector_sees_each_learnt_loss():
