@@ -1064,16 +1064,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         else:
             x = self._features(context)
         d, eta = self._d, self.exploration
-        shift = self._shift()
-        if shift is None:
-            X = self._booco.iterates(x)  # x^1, ..., x^N (Algorithm 1, steps 1-2)
-        else:  # (the count bonus, in the play only)
-            copies = self._booco.copies
-            copies.shift = shift
-            try:
-                X = self._booco.iterates(x)
-            finally:
-                del copies.shift
+        X = self._shifted(self._booco.iterates, x)  # x^1, ..., x^N (Algorithm 1, steps 1-2)
         if self._exp4 is not None:
             rows = (np.vstack([self._mu + self._w1_scale * (X[:1] - self._mu), X])
                     if self._first_expert else X)
@@ -1152,6 +1143,19 @@ class BoBLO(bandit.base.ContextualPolicy):
             return None
         return count_shift(self._play_counts(), self._bonus)
 
+    def _shifted(self, play, x):
+        """`play(x)` (BoOCO's `iterates` or `iterate_one`) with the copies' play less this
+        round's count bonus (`FeaturePolicyStack.shift`, set for the call only)."""
+        shift = self._shift()
+        if shift is None:
+            return play(x)
+        copies = self._booco.copies
+        copies.shift = shift
+        try:
+            return play(x)
+        finally:
+            del copies.shift
+
     def _pull_fused(self, context) -> int:
         """`_play` for the fused configuration (`_fusable`): the arm index. The general path's
         steps for that configuration, without the branches it never takes; compiled
@@ -1168,16 +1172,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                 self._pending = (context, x, i, None if phi is None else (phi,), p[i], False)
                 return i
         x = self._reader.read({} if context is None else context)
-        shift = self._shift()
-        if shift is None:
-            w = self._booco.iterate_one(x)  # x^1 = x^N (Algorithm 1, steps 1-2)
-        else:  # (the count bonus, in the play only)
-            copies = self._booco.copies
-            copies.shift = shift
-            try:
-                w = self._booco.iterate_one(x)
-            finally:
-                del copies.shift
+        w = self._shifted(self._booco.iterate_one, x)  # x^1 = x^N (Algorithm 1, steps 1-2)
         total = sum(w)  # (NaN: not in K)
         if not (total == total and min(w) >= 0.0):  # (x^N >= 0 summing to 1 is in K)
             w = self._K.project(np.array(w)).tolist()  # BoOCO's point Pi_K(x^N) (step 3)
