@@ -357,8 +357,8 @@ def count_shift(counts, alpha: float) -> np.ndarray:
     r"""The count bonus $b_a = \alpha\sqrt{\ln(1 + t)/(1 + n_a)}$, $t = \sum_a n_a$, of arms
     played `counts` times: `BoBLO(count_bonus=alpha)` plays the softmax of its copies' predicted
     costs less $b$ (UCB1's optimism on an arm's count, with no term in the context), so that an
-    arm its first draws misjudged is tried again while its count is small. In plain floats, as
-    `_kernels._count_bonus` computes it (the same floats).
+    arm its first draws misjudged is tried again while its count is small: what
+    `_kernels._count_bonus` subtracts in the compiled play (the same floats).
 
     Examples
     --------
@@ -366,9 +366,10 @@ def count_shift(counts, alpha: float) -> np.ndarray:
     >>> count_shift([3.0, 0.0], 0.2).round(4)  # ln 4 = 1.386: 0.2 sqrt(1.386 / 4), ... / 1
     array([0.1177, 0.2355])
     """
-    counts = [float(n) for n in counts]
-    lt = math.log(sum(counts) + 1.0)
-    return np.array([alpha * math.sqrt(lt / (n + 1.0)) for n in counts])
+    counts = np.asarray(counts, dtype=np.float64)
+    out = np.zeros(len(counts))
+    _kernels._count_bonus(out, counts, float(alpha))  # (0 - b: the bonus, negated)
+    return -out
 
 
 def _draw(c: list, u: float) -> int:

@@ -174,12 +174,10 @@ class NeighbourCorrection:
         return out
 
     def learn(self, a: int, z: np.ndarray, r: float) -> None:
-        self._fit_width(len(z))
-        j = int(self._n[a] % self.window)
-        self._X[a, j] = 0.0
-        self._X[a, j, :len(z)] = z
-        self._r[a, j] = r
-        self._n[a] += 1
+        if len(z) > self._X.shape[2]:
+            self._fit_width(len(z))
+        _nk.store(self._X, self._r, self._n, a, np.ascontiguousarray(z, dtype=np.float64),
+                  float(r), self.window)
 
 
 class _Standardiser:
@@ -436,11 +434,7 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
         loss = (stage._high - reward) / (stage._high - stage._low)
         if (self.switched_at is None and self._t >= self.warm_up and g1 != g2 and i == g1):
             self._test.add(loss, anchored[g2])
-        h = self._correction
-        if self._JIT and len(z) == h._X.shape[2]:
-            _nk.store(h._X, h._r, h._n, i, z, loss - anchored[i], h.window)
-        else:
-            h.learn(i, z, loss - anchored[i])
+        self._correction.learn(i, z, loss - anchored[i])
         if len(stage._drifts) != self._drifts:  # stage 1 saw a drift: the residuals are stale
             self._drifts = len(stage._drifts)
             self._correction = None  # (a new one at the next pull)
