@@ -105,7 +105,7 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
 
 from . import scaling, sets
 from ._contexts import MAX_ABS
-from ._kernels import _count_bonus
+from ._kernels import subtract_count_bonus
 from .loss_model import RidgeMixture
 
 __all__ = ["AVAILABLE", "covers", "pull", "pull_deep", "update", "update_deep"]
@@ -587,9 +587,9 @@ def pull_deep(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, we
     `learners._stack_kernels.predict`'s sums and `math.cos`: the general path's floats).
     `mixing`:
     Exp4's law with weights `q` instead of expert 0's. Every copy's softmax plays its stage's
-    costs less the count bonus of `counts` and `alpha` (`_kernels._count_bonus`; the stages'
-    costs themselves, which `FitLead` fits, keep none). Returns 0 (nothing stored), else 1 + the
-    scaler's new `ready` flag, its statistics updated in place."""
+    costs less the count bonus of `counts` and `alpha` (`_kernels.subtract_count_bonus`; the
+    stages' costs themselves, which `FitLead` fits, keep none). Returns 0 (nothing stored), else
+    1 + the scaler's new `ready` flag, its statistics updated in place."""
     n = v.shape[0]
     n1, D, p = W.shape
     N, k = n1 + 1, buf.shape[1]
@@ -665,7 +665,7 @@ def pull_deep(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, we
     for i in range(N):
         for a in range(k):
             shifted[a] = costs[i, a]
-        _count_bonus(shifted, counts, alpha)
+        subtract_count_bonus(shifted, counts, alpha)
         row = shifted
         low = row[0]
         for a in range(1, k):

@@ -117,7 +117,7 @@ from .loss_model import RidgeMixture, _ArmRidge
 __all__ = ["AVAILABLE", "covers", "pull", "pull_round", "pull_round_features",
            "pull_round_ridge", "pull_round_ridge_features", "update", "update_round",
            "update_round_features", "update_round_ridge", "update_round_ridge_features",
-           "warm_scale", "warm_store"]
+           "subtract_count_bonus", "warm_scale", "warm_store"]
 
 
 _NONE = np.empty(0)  # (the scaler's statistics for a reader that does not scale)
@@ -165,7 +165,7 @@ def pull(reader, booco, model, context, exploration: float, counts=None, alpha: 
     the context vector and, for a copy with features of its own, its features of `x`, which
     `update` reuses; else None), the scaler's step stored; or None, nothing moved, for the
     numpy path to play the round. `counts`, `alpha`: the arms' play counts and the count
-    bonus's scale (`_count_bonus`; None, 0: none)."""
+    bonus's scale (`subtract_count_bonus`; None, 0: none)."""
     if counts is None:
         counts = _NONE
     if context is None:
@@ -479,7 +479,7 @@ def _law(cost, ce, theta, beta, chain_a, mu, law_a, law_b, p, c, counts, alpha):
 
 
 @_njit
-def _count_bonus(cost, counts, alpha):
+def subtract_count_bonus(cost, counts, alpha):
     r"""`cost` minus the count bonus $b_a = \alpha\sqrt{\ln(1 + \sum_b n_b)/(1 + n_a)}$ of
     the arms' play counts `counts` (in place; nothing where `alpha` is 0): `boblo.count_bonus`'s
     floats."""
@@ -511,8 +511,9 @@ def _softmax_weights(cost, beta, out):
 @_njit
 def _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c, counts, alpha):
     r"""`_law` from the learner's total costs `cost` (overwritten): less the count bonus
-    (`_count_bonus`), the softmax at $1/\tau$ = `beta`, $x^1$, the law and its running sums."""
-    _count_bonus(cost, counts, alpha)
+    (`subtract_count_bonus`), the softmax at $1/\tau$ = `beta`, $x^1$, the law and its running
+    sums."""
+    subtract_count_bonus(cost, counts, alpha)
     k = cost.shape[0]
     total = _softmax_weights(cost, beta, cost)
     s = 0.0

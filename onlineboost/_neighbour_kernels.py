@@ -27,13 +27,13 @@ import numpy as np
 
 from ._kernels import (
     AVAILABLE,
-    _count_bonus,
     _dot_r,
     _model_costs,
     _njit,
     _njit_sum,
     _row,
     _softmax_weights,
+    subtract_count_bonus,
 )
 
 __all__ = ["AVAILABLE", "nearest_means", "stage_costs", "standardise", "store"]
@@ -111,8 +111,8 @@ def stage_costs(x, phi, G, weights, optimism, width0, theta, stats, X, r, n, win
     `theta`: the standardised context into `z` (the `_Standardiser`'s `stats` stepped), and
     into the rows of `out` `(5, k)`: $y$, $\tilde y$, `shrink` times the neighbours' means $h$
     and, if `play`, stage 2's law (of $y + h$ less stage 1's count bonus of `counts` and
-    `alpha`, `_kernels._count_bonus`) and its running sums. Returns `(g1, g2)`, the greedy arms
-    of $y$ and $y + h$."""
+    `alpha`, `_kernels.subtract_count_bonus`) and its running sums. Returns `(g1, g2)`, the
+    greedy arms of $y$ and $y + h$."""
     y, anchored, h, p, c = out[0], out[1], out[2], out[3], out[4]
     arms = theta.shape[0]
     _model_costs(G, weights, optimism, width0, _row(x), anchored)  # m(x), for the anchor
@@ -136,7 +136,7 @@ def stage_costs(x, phi, G, weights, optimism, width0, theta, stats, X, r, n, win
     if play:  # `neighbours.stage_law` on y + h
         for a in range(arms):
             c[a] = y[a] + h[a]
-        _count_bonus(c, counts, alpha)
+        subtract_count_bonus(c, counts, alpha)
         total = _softmax_weights(c, beta, p)
         run = 0.0
         for a in range(arms):

@@ -358,7 +358,7 @@ def count_shift(counts, alpha: float) -> np.ndarray:
     played `counts` times: `BoBLO(count_bonus=alpha)` plays the softmax of its copies' predicted
     costs less $b$ (UCB1's optimism on an arm's count, with no term in the context), so that an
     arm its first draws misjudged is tried again while its count is small: what
-    `_kernels._count_bonus` subtracts in the compiled play (the same floats).
+    `_kernels.subtract_count_bonus` subtracts in the compiled play (the same floats).
 
     Examples
     --------
@@ -368,7 +368,7 @@ def count_shift(counts, alpha: float) -> np.ndarray:
     """
     counts = np.asarray(counts, dtype=np.float64)
     out = np.zeros(len(counts))
-    _kernels._count_bonus(out, counts, float(alpha))  # (0 - b: the bonus, negated)
+    _kernels.subtract_count_bonus(out, counts, float(alpha))  # (0 - b: the bonus, negated)
     return -out
 
 
