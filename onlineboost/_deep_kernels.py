@@ -105,7 +105,7 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
 
 from . import scaling, sets
 from ._contexts import MAX_ABS
-from ._kernels import subtract_count_bonus
+from ._kernels import subtract_count_bonus as _subtract_count_bonus  # (not a kernel of its own)
 from .loss_model import RidgeMixture
 
 __all__ = ["AVAILABLE", "covers", "pull", "pull_deep", "update", "update_deep"]
@@ -665,7 +665,7 @@ def pull_deep(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, we
     for i in range(N):
         for a in range(k):
             shifted[a] = costs[i, a]
-        subtract_count_bonus(shifted, counts, alpha)
+        _subtract_count_bonus(shifted, counts, alpha)
         row = shifted
         low = row[0]
         for a in range(1, k):
