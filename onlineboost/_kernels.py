@@ -114,7 +114,7 @@ from . import scaling, sets
 from ._contexts import MAX_ABS
 from .loss_model import RidgeMixture, _ArmRidge
 
-__all__ = ["AVAILABLE", "covers", "pull", "pull_round", "pull_round_features",
+__all__ = ["AVAILABLE", "Lane", "covers", "pull", "pull_round", "pull_round_features",
            "pull_round_ridge", "pull_round_ridge_features", "update", "update_round",
            "update_round_features", "update_round_ridge", "update_round_ridge_features",
            "subtract_count_bonus", "warm_scale", "warm_store"]
@@ -157,7 +157,57 @@ def covers(booco, model) -> bool:
             and not booco._mu_zero)
 
 
-def pull(reader, booco, model, context, exploration: float, counts=None, alpha: float = 0.0):
+class Lane:
+    r"""The arguments of the default configuration's compiled round (one copy with its own
+    random features on a `RidgeMixture`: `pull_round_features`, `update_round_features`) that
+    stay put from round to round, gathered once: the state arrays' views, the constants, and
+    two buffers for the law (returned as lists, so reused). `BoBLO` keeps one (`lane`) and
+    `pull` / `update` take it, after `fits` checked that none of those arrays was replaced (a
+    new column, the numpy round, a copy unpickled: they rebuild the lane). The same calls
+    with the same numbers: only the Python around them is shorter."""
+
+    __slots__ = ("booco", "copies", "model", "G", "weights", "theta", "P", "exploration",
+                 "head", "tail", "mid", "p", "c", "cum", "loss", "r")
+
+    def __init__(self, booco, model, exploration: float):
+        copies, mu = booco.copies, booco._mu
+        d = len(mu)
+        self.booco, self.copies, self.model = booco, copies, model
+        self.G, self.weights = model.G, model.weights
+        self.theta, self.P = copies._theta, copies._P
+        self.exploration = exploration
+        fourier = copies.kind == "fourier"
+        W, b, theta = copies._W[0], copies._b[0], copies._theta[0]
+        self.head = (scaling.K, scaling.CLIP, MAX_ABS, model.G, model.weights, model.optimism,
+                     model.width0, W, b, fourier, theta)
+        self.tail = (booco._chain_one[0], mu, 1.0 - exploration, exploration / d)
+        self.mid = (model.rate, model.optimism, model.width0, W, b, fourier, copies._P[0],
+                    theta, 1.0 / copies.forget, mu, float(booco._ext.delta))
+        self.p, self.c = np.empty(d), np.empty(d)
+        self.r = theta.shape[1]
+        self.loss = model.loss  # (the list `cum` was last written to: `cum` holds its values)
+        self.cum = np.array(model.loss)
+
+    @staticmethod
+    def of(booco, model, exploration: float):
+        """The lane of a configuration `covers` with one copy of its own random features on a
+        `RidgeMixture`; else None (the other configurations call their kernels directly)."""
+        copies = booco.copies
+        if copies._shared or type(model) is not RidgeMixture:
+            return None
+        return Lane(booco, model, exploration)
+
+    def fits(self, booco, model, exploration: float) -> bool:
+        """Whether the lane's arrays are still the ones the round would gather."""
+        copies = booco.copies
+        return (self.booco is booco and self.model is model and self.copies is copies
+                and self.G is model.G and self.weights is model.weights
+                and self.theta is copies._theta and self.P is copies._P
+                and self.exploration == exploration)
+
+
+def pull(reader, booco, model, context, exploration: float, counts=None, alpha: float = 0.0,
+         lane: Lane | None = None):
     """`BoBLO._pull_fused` up to the draw, compiled (`pull_round`), on the usual round: a dict
     with the keys of the last round, in the same order, of floats and ints (numpy's too), the
     model and the learner knowing every column (the scaler, `reader`, a `ContextVectors`, in
@@ -165,7 +215,8 @@ def pull(reader, booco, model, context, exploration: float, counts=None, alpha: 
     the context vector and, for a copy with features of its own, its features of `x`, which
     `update` reuses; else None), the scaler's step stored; or None, nothing moved, for the
     numpy path to play the round. `counts`, `alpha`: the arms' play counts and the count
-    bonus's scale (`subtract_count_bonus`; None, 0: none)."""
+    bonus's scale (`subtract_count_bonus`; None, 0: none). `lane`: the configuration's `Lane`,
+    if it has one and it `fits`."""
     if counts is None:
         counts = _NONE
     if context is None:
@@ -198,8 +249,14 @@ def pull(reader, booco, model, context, exploration: float, counts=None, alpha: 
         v = np.fromiter(vals, np.float64, len(keys))
     except OverflowError:  # an int beyond the float range
         return None
-    status, z, p, c, phi = _round_law(booco, model, v, scale, count, mean, var, dev, ready,
-                                 exploration, counts, alpha)
+    if lane is None:
+        status, z, p, c, phi = _round_law(booco, model, v, scale, count, mean, var, dev, ready,
+                                          exploration, counts, alpha)
+    else:  # (`_round_law`'s first branch, its constant arguments gathered once)
+        z, p, c, phi = np.empty(len(v)), lane.p, lane.c, np.empty(lane.r)
+        status = pull_round_features(v, scale, count, mean, var, dev, ready, *lane.head,
+                                     lane.copies.inverse_temperature(), *lane.tail, z, p, c,
+                                     phi, counts, alpha)
     if not status:
         return None
     if scale:  # (`ContextVectors.commit`: the kernel stored the statistics)
@@ -287,12 +344,16 @@ def _pull_warm(reader, booco, model, context, exploration: float, counts, alpha:
     return p.tolist(), c.tolist(), x, phi
 
 
-def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float, phi=None):
+def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float, phi=None,
+           lane: Lane | None = None):
     r"""`BoBLO._feedback_fused` compiled (`update_round`) for the pending round (context vector
     `x`, `arm` drawn with probability `prob`, the observed `loss`, implicit exploration
     `implicit`): the estimate $\tilde f_t$ (a new array), the weak learner, kappa and the
     loss model moved; or None, nothing moved, for the numpy path to learn (or refuse) it.
-    `phi`: the copy's features of `x` that `pull` returned with it (None: computed here)."""
+    `phi`: the copy's features of `x` that `pull` returned with it (None: computed here).
+    `lane`: as for `pull`."""
+    if lane is not None and phi is not None:  # (the second branch below, gathered once)
+        return _update_lane(lane, x, arm, loss, prob, implicit, phi)
     copies, ext = booco.copies, booco._ext
     running = booco.kappa is None
     cost = np.empty(len(booco._mu))  # (the simplex's dimension: `_mu` is its centroid)
@@ -334,6 +395,31 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float,
             float(ext.delta), ext.kappa, running, cost)
         if not status:
             return None
+    model._last = None  # (its cache of the last context: the model moved)
+    copies._t += 1  # (the learner's clock, as its `learn_vector` keeps it)
+    if running:
+        ext.kappa = booco._kappa = kappa
+    return cost
+
+
+def _update_lane(lane: Lane, x, arm: int, loss: float, prob: float, implicit: float, phi):
+    """`update`'s branch for one copy with its own random features on a `RidgeMixture`, its
+    constant arguments from `lane` (the cumulative losses kept as the lane's array while
+    the model's list is the one it last wrote)."""
+    booco, model, copies = lane.booco, lane.model, lane.copies
+    ext = booco._ext
+    running = booco.kappa is None
+    cost = np.empty(len(lane.p))
+    cum = lane.cum if model.loss is lane.loss else np.array(model.loss)
+    status, kappa = update_round_features(
+        x, arm, loss, prob, float(implicit), lane.G, lane.weights, cum, *lane.mid, ext.kappa,
+        running, cost, phi)
+    if not status:  # (refused before anything was written)
+        return None
+    model.loss = lane.loss = cum.tolist()
+    lane.cum = cum
+    model._theta = None
+    copies._round = None  # (its cache of the round's features and raw costs: Theta moved)
     model._last = None  # (its cache of the last context: the model moved)
     copies._t += 1  # (the learner's clock, as its `learn_vector` keeps it)
     if running:

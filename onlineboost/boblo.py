@@ -932,6 +932,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._deep = (bandit_face and self._JIT and self._DEEP and self.n_learners > 1
                       and _deep_kernels.covers(self))
         self._scratch = None
+        self._lane = None
 
     def _fusable(self, bandit_face: bool) -> bool:
         """Whether the bandit face's usual round may take the fused path (`_pull_fused`,
@@ -972,6 +973,15 @@ class BoBLO(bandit.base.ContextualPolicy):
     _deep = False  # (policies pickled before the N > 1 kernels: the general path)
     #: the arrays of the last round `_deep_kernels.pull` played, for its `update` (or None)
     _scratch = None
+    #: the compiled round's gathered arguments (`_kernels.Lane`; None: gather them; False:
+    #: the configuration has none). Views of the state's arrays: no state of its own
+    _lane = None
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        if state.get("_lane"):  # (its views would come back as copies: gathered anew)
+            state["_lane"] = None
+        return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
@@ -1162,8 +1172,12 @@ class BoBLO(bandit.base.ContextualPolicy):
         steps for that configuration, without the branches it never takes; compiled
         (`_kernels`) where `_kernels.covers` the configuration, on the rounds it covers."""
         if self._jit and self._JIT:  # (None: a round the kernel does not cover)
-            law = _kernels.pull(self._reader, self._booco, self._model, context,
-                                self.exploration, self._play_counts(), self._bonus)
+            booco, model, lane = self._booco, self._model, self._lane
+            if lane is None or lane is not False and not lane.fits(booco, model,
+                                                                   self.exploration):
+                lane = self._lane = _kernels.Lane.of(booco, model, self.exploration) or False
+            law = _kernels.pull(self._reader, booco, model, context, self.exploration,
+                                self._play_counts(), self._bonus, lane or None)
             if law is not None:
                 p, c, x, phi = law
                 self._arm_probabilities = p
@@ -1189,8 +1203,11 @@ class BoBLO(bandit.base.ContextualPolicy):
         """`_feedback` for the fused configuration (`_fusable`): the "dr" estimate."""
         _, x, i, f, prob, _ = self._pending
         if self._jit and self._JIT:  # (None: a round the kernel does not cover)
+            lane = self._lane
             cost = _kernels.update(self._booco, self._model, x, i, loss, prob, self._implicit(),
-                                   f[0] if type(f) is tuple else None)
+                                   f[0] if type(f) is tuple else None,
+                                   lane if lane and lane.fits(self._booco, self._model,
+                                                              self.exploration) else None)
             if cost is not None:
                 self._last_cost = cost
                 self._pending = None

@@ -5,6 +5,7 @@ state unchanged, and the paths interchangeable from round to round."""
 
 from __future__ import annotations
 
+import copy
 import math
 import pickle
 import subprocess
@@ -642,3 +643,47 @@ def test_the_update_reuses_the_pulls_features_and_only_for_that_round(kw):
     state = pickle.dumps(plain)
     assert pickle.dumps(dropped) == state
     assert pickle.dumps(refused) == state
+
+
+def test_the_lane_is_gathered_once_and_again_only_when_the_state_moves_elsewhere(monkeypatch):
+    """`_kernels.Lane` holds the compiled round's constant arguments: gathered once on a
+    stationary stream (the play is the plain arguments' call, `test_the_paths_*`); `fits` is
+    False as soon as any of the arrays it holds views of is replaced (a new column, the numpy
+    round), or a parameter it folded in moves; a deep copy or a pickle gathers its own, over
+    its own arrays, and plays on as the original does. (Dropping any of `fits`' checks fails
+    here; the weights' check also fails `test_the_paths_are_interchangeable_*`.)"""
+    built = []
+    init = _kernels.Lane.__init__
+    monkeypatch.setattr(_kernels.Lane, "__init__",
+                        lambda self, *args: built.append(1) or init(self, *args))
+    stream = list(STREAMS["LinearBandit"](1))[:600]
+    policy = BoBLO(seed=2)
+    for t, (context, arm_ids) in enumerate(stream[:300]):
+        if t == 10:  # (past the first rounds, which give the state its columns)
+            assert built
+            built.clear()
+        arm = policy.pull(arm_ids, context)
+        policy.update(arm, context, float(arm == arm_ids[0]))
+    assert not built
+    lane, booco, model = policy._lane, policy.booco, policy._model
+    copies = booco.copies
+    assert lane.fits(booco, model, policy.exploration)
+    assert not lane.fits(booco, model, policy.exploration / 2)
+    for owner, name in ((model, "G"), (model, "weights"), (copies, "_theta"), (copies, "_P")):
+        kept = getattr(owner, name)
+        setattr(owner, name, kept.copy())  # (the same values in another array)
+        assert not lane.fits(booco, model, policy.exploration), name
+        setattr(owner, name, kept)
+    assert lane.fits(booco, model, policy.exploration)
+    twins = [copy.deepcopy(policy), pickle.loads(pickle.dumps(policy))]
+    for twin in twins:
+        assert twin._lane is None
+    for context, arm_ids in stream[300:]:
+        arm = policy.pull(arm_ids, context)
+        assert [twin.pull(arm_ids, context) for twin in twins] == [arm, arm]
+        for p in (policy, *twins):
+            p.update(arm, context, float(arm == arm_ids[0]))
+    for twin in twins:  # (each plays over its own arrays)
+        assert twin._lane.P is twin.booco.copies._P is not policy.booco.copies._P
+        assert not np.shares_memory(twin._lane.head[-1], policy.booco.copies._theta)
+        assert max(_state_gaps(twin, policy).values()) == 0.0
