@@ -363,6 +363,26 @@ def main(argv=None):
 
 
 NOTE = """\
+**Sixteenth session: the lane.** `BoBLO()`'s compiled round now gathers the arguments that
+stay put from round to round once (`onlineboost._kernels.Lane`: the views of the model's and the
+copy's arrays, the constants folded from the parameters, two buffers for the law, the
+cumulative errors as an array), checks each round by identity that none of those arrays was
+replaced (a new column, the numpy round, a pickle or deep copy gathers its own), and calls the
+same two kernels with the same numbers: the same arms, seed for seed, on the development
+streams and on three held-out streams (seeds 0-1). About 1 us of Python less a round, one
+process alone on SEA (about 17.5 to 16 us; interleaved round by round with LinUCB and only the
+two of them, SEA / Sine / Mixed 2.34x / 2.39x / 2.39x before, 2.48x / 2.46x / 2.47x after, a
+shared machine's noise of the same order). The table above is measured with it: below 3x on 9
+of the 17 held-out streams (fifteenth session's run: 12), 2.57x at least (2.50x). The rest of
+the gap is as the eleventh session found: a prototype that also skipped every check and the
+second `fits` reached 2.57x-2.66x on SEA / Sine / Bananas / Mixed, and the kernels' own calls
+are about 8 us a round of the 16 (3.2 us and 4.5 us, numba's dispatch of their 29 and 23
+arguments about 1.3 us each). Two prototypes were not pursued: fusing the ridge step's two
+passes over $A^{-1}$ (the rank-one step deferred into the next round's product) ran slower
+with $A^{-1}$ in cache (3.2 us against 2.7 us) and was not consistently faster out of it;
+handing the arrays over as one jitclass saved about 0.45 us of dispatch a call, but a
+jitclass is compiled anew in every process (numba does not cache it).
+
 **Fifteenth session: the count bonus.** `BoBLO()`'s play now subtracts the count bonus
 (`count_bonus`, `onlineboost.boblo.count_shift`) inside its compiled pull: two more arguments
 to `pull_round_features` (the arms' counts and the scale), $k$ square roots and a logarithm a
