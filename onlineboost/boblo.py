@@ -285,7 +285,9 @@ those, with 2-10 context columns, where LinUCB's round is cheapest and about hal
 `BoBLO()`'s is Python around its two compiled calls (`benchmarks/results/bandit_speed.md`,
 eleventh session, with the drift detector, whose update is river's ADWIN, about 0.5-0.8 us;
 the tenth session's run, on another machine, 4.8x / 5.8x / 3.7x; the eighth session's
-64-feature learner 5.9x / 8.3x / 4.7x, the linear one before it 7.3x / 10.4x / 5.6x).
+64-feature learner 5.9x / 8.3x / 4.7x, the linear one before it 7.3x / 10.4x / 5.6x;
+sixteenth session, the round's constant arguments gathered once, `_kernels.Lane`, about 1 us
+of Python less: 5.8x / 8.6x / 4.6x, held-out 2.6x-7.4x, below 3x on nine).
 `BoBLO(n_learners=N > 1)`'s
 bandit round with the default learner (the `"dr"` estimate, `aggregate="auto"`, i.e.
 `FitLead`, a `RidgeMixture`, its own scaler or none) runs as two compiled calls too
@@ -601,11 +603,11 @@ class BoBLO(bandit.base.ContextualPolicy):
 
     **Speed.** `BoBLO()`'s bandit round runs compiled by numba (`onlineboost._kernels`: the
     numpy round's steps, equal to rounding, the same arms on the development streams):
-    5.2x / 7.7x / 4.1x the decisions/s of river's tuned LinUCB on ImageSegments / digits /
-    `LinearBandit`, 2.3x-6.3x LinUCB's at its defaults on the 17 held-out streams (below 3x on
-    twelve, with 2-10 context columns and two or three arms, where LinUCB's round is
-    cheapest); `BoBLO(n_learners=5)`'s round too (`onlineboost._deep_kernels`), 3.0x / 4.1x /
-    2.4x (`benchmarks/results/bandit_speed.md`). The first `BoBLO` built in a process loads
+    5.8x / 8.6x / 4.6x the decisions/s of river's tuned LinUCB on ImageSegments / digits /
+    `LinearBandit`, 2.6x-7.4x LinUCB's at its defaults on the 17 held-out streams (below 3x on
+    nine, with 2-10 context columns and two or three arms, where LinUCB's round is
+    cheapest); `BoBLO(n_learners=5)`'s round too (`onlineboost._deep_kernels`), 2.9x / 4.0x /
+    2.2x (`benchmarks/results/bandit_speed.md`, sixteenth session). The first `BoBLO` built in a process loads
     the kernels from numba's cache (about 0.5 s) or compiles them (once per installation:
     about 15 s, 30 s with the N > 1 kernels), so that no round of a stream pays for it.
     Other configurations, the rounds the kernels do not cover (the first, the scaler's
