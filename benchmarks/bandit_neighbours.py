@@ -221,10 +221,10 @@ digits / `LinearBandit` / `NonlinearBandit`, SE of the paired difference; switch
 | (c) | +0.0071 (0.0009) | +0.0128 (0.0006) | 0 | +0.0343 (0.0079) | 20 / 20 / 0 / 20 |
 | (d) | +0.0025 (0.0008) | -0.0020 (0.0009) | 0 | +0.0235 (0.0081) | 12 / 15 / 0 / 8 |
 
-(a) per-arm k-NN of the played arm's residual (the default); (b) k-NN over every round, each
-storing the vector $e_a r$ (0 on the arms not played), k = 5, shrink 0.5; (c) the same, k = 15, shrink 1.5;
-(d) per-arm ridge of the played arm's residual on 128 random Fourier features (bandwidth 1,
-penalty 20).
+(a) per-arm k-NN of the played arm's residual (the default); (b) k-NN over every round,
+each storing the vector $e_a r$ (0 on the arms not played), k = 5, shrink 0.5; (c) the same,
+k = 15, shrink 1.5; (d) per-arm ridge of the played arm's residual on 128 random Fourier
+features (bandwidth 1, penalty 20).
 
 (Penalty 1, and bandwidths 0.5 and 0.3, seeds 100-109: no switch on the development streams.)
 The same residuals fitted by the first copy's own class (a smooth kernel, whatever its width)
