@@ -607,9 +607,10 @@ class BoBLO(bandit.base.ContextualPolicy):
     `LinearBandit`, 2.6x-7.4x LinUCB's at its defaults on the 17 held-out streams (below 3x on
     nine, with 2-10 context columns and two or three arms, where LinUCB's round is
     cheapest); `BoBLO(n_learners=5)`'s round too (`onlineboost._deep_kernels`), 2.9x / 4.0x /
-    2.2x (`benchmarks/results/bandit_speed.md`, sixteenth session). The first `BoBLO` built in a process loads
-    the kernels from numba's cache (about 0.5 s) or compiles them (once per installation:
-    about 15 s, 30 s with the N > 1 kernels), so that no round of a stream pays for it.
+    2.2x (`benchmarks/results/bandit_speed.md`, sixteenth session). The first `BoBLO` built
+    in a process loads the kernels from numba's cache (about 0.5 s) or compiles them (once
+    per installation: about 15 s, 30 s with the N > 1 kernels), so that no round of a stream
+    pays for it.
     Other configurations, the rounds the kernels do not cover (the first, the scaler's
     warm-up, new features, bad input), and everything without numba run the numpy round.
 
