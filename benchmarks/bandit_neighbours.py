@@ -239,6 +239,17 @@ stacked, bounded window), the boosted stack over two learner classes, an N-stage
 lead in `depth`, N > 1's compiled round, and the defaults re-chosen by the rules; left for the
 next session with these figures as its starting point.
 
+*Inside `BoBLO` itself* (scratch, seeds 100-109): copies $2..N$ as k-NN regressors (k = 5,
+shrink 0.5, every round's context, the last 2,000 rounds) of their residual targets in the
+boosted stack (`fit="residual"`: BoOCO's estimate minus the model and the earlier copies), copy 1
+the default's (the same seeds, so the same arms until a switch), `FitLead` as the aggregate:
+`BoBLO(n_learners=2)` switches on all 10 seeds of ImageSegments for +0.0015 (SE 0.0004), on none
+of digits or `LinearBandit` (0), and on all 10 of `NonlinearBandit` for +0.016 (SE 0.010);
+N = 5 +0.0007 / 0 / 0 / +0.015. So the class is right but `FitLead`'s squared error still does
+not see the gain on digits, and after its switch Exp4 spreads the play over the stages: the
+next step is the N-stage decision lead named above.
+
+
 **Fifteenth session.** The tables above are measured over `BoBLO()` with its count bonus
 (`count_bonus="auto"`, `bandit_compare`'s fifteenth-session paragraph): `NeighbourBoBLO()` gains
 +0.0077 (SE 0.0010) / +0.0078 (SE 0.0008) / 0 on the tuning seeds, switching on all 20 seeds of
