@@ -15,3 +15,14 @@ def data_dir() -> Path:
     if not path.is_dir():
         pytest.skip(f"reference data not found at {path}")
     return path
+
+
+@pytest.fixture
+def fourier_later(monkeypatch):
+    """`BoBLO(n_learners>1)`'s default learner as it was from the eighth to the fifteenth
+    session: later copies over 128 random Fourier features (`boblo.FOURIER_LATER`), so
+    `aggregate="auto"` gives `"fit"` and the compiled N > 1 round covers it. For the tests of
+    that configuration (the default later copies are neighbours since the sixteenth)."""
+    from onlineboost import boblo
+
+    monkeypatch.setattr(boblo, "DEFAULT_LATER", boblo.FOURIER_LATER)

@@ -44,7 +44,7 @@ from learners import FeaturePolicy, RidgePolicy, SoftmaxPolicy
 from onlineboost import BoBLO, evaluate, loss_model
 from onlineboost import boblo as boblo_module
 from onlineboost.app.backends import engine, is_distributed
-from onlineboost.boblo import DEFAULT_LATER
+from onlineboost.boblo import FOURIER_LATER
 from onlineboost.neighbours import NeighbourBoBLO
 from onlineboost.scaling import RobustStandardScaler
 from streams import ClassificationBandit, LinearBandit, NonlinearBandit
@@ -116,7 +116,7 @@ BOBLO = {
         ("softmax", dict(_GRAD, lr=0.1)),
         dict(_BASE, n_learners=1, estimator="ips", implicit=0.0, aggregate=None)),
     FIXED: (("feature", FIFTH_LEARNER), {}),
-    N5_FIFTH: (("feature", dict(FIFTH_LEARNER, **DEFAULT_LATER)),
+    N5_FIFTH: (("feature", dict(FIFTH_LEARNER, **FOURIER_LATER)),
                dict(n_learners=5, aggregate="exp4")),
     IGW: (("feature", dict(FIFTH_LEARNER, link="igw", gamma0=300.0)), {}),
 }
@@ -496,7 +496,7 @@ def _depth_policy(name: str, seed: int):
     params = dict(params)
     # (a row of None: the defaults when it ran, the fifth session's learner; the explicit learner
     # plays what BoBLO builds itself, float for float)
-    later = boblo_module.DEFAULT_LATER if params.get("n_learners", 1) > 1 else {}
+    later = boblo_module.FOURIER_LATER if params.get("n_learners", 1) > 1 else {}
     params["learner"] = FeaturePolicy(**FIFTH_LEARNER, **later, **(learner_params or {}))
     return BoBLO(seed=seed, **params)
 
@@ -614,7 +614,7 @@ def nonlinear_candidate(name, grid=8, n_learners=5) -> dict:
     too."""
     kind, learner_params, params = _GRIDS[grid][name]
     params = _historic(dict(params, n_learners=n_learners))
-    later = DEFAULT_LATER if n_learners > 1 else {}
+    later = FOURIER_LATER if n_learners > 1 else {}
     params["learner"] = (kind or "feature", {**FIFTH_LEARNER, **later, **(learner_params or {})})
     return params
 

@@ -95,6 +95,7 @@ from onlineboost._checks import check_int, check_real, check_seed
 
 from . import _stack_kernels
 from ._features import FeatureIndex, VectorStackEntries, check_simplex, check_stack, check_targets
+from .neighbour_stack import NeighbourStack
 
 __all__ = ["FeaturePolicy", "FeaturePolicyStack", "FeaturePolicyBoostStack"]
 
@@ -681,6 +682,16 @@ class FeaturePolicy(base.Estimator):
         1's (module docstring), these can; on the development streams its aggregate never
         switched to them, on `streams.NonlinearBandit` it did over the former linear copy 1
         (`BoBLO`'s docstring).
+    later_neighbours
+        `None`, or $k \ge 1$: copies $2..N$ of a stack are k-nearest-neighbour regressors of
+        their targets over the last `later_window` contexts, scaled by `later_shrink`
+        (`learners.neighbour_stack.NeighbourStack`; `later_features` must be None; the
+        softmax at the stack's temperature and annealing). Under bandit feedback the stages
+        of copy 1's own class add no decision copy 1 lacks, local ones do (issue 13).
+    later_shrink
+        $s > 0$: the neighbour copies' factor on their neighbours' mean.
+    later_window
+        Contexts the neighbour copies keep (the oldest go first).
     link
         How a copy plays its predicted costs $y = m(c) + \hat g(c)$ (module docstring, "Play
         laws"): `"softmax"` (the default; annealed when `t0` is given) or `"igw"`, inverse gap
@@ -718,7 +729,9 @@ class FeaturePolicy(base.Estimator):
                  kind: str = "fourier", bandwidth: float = 1.0, residual: bool = False,
                  on_model: bool = False, seed: int | None = 0, later_features: int | None = None,
                  later_fit: str = "gradient", link: str = "softmax", gamma0: float = 1.0,
-                 t0: float | None = None, min_temperature: float | None = None):
+                 t0: float | None = None, min_temperature: float | None = None,
+                 later_neighbours: int | None = None, later_shrink: float = 0.5,
+                 later_window: int = 2000):
         check_simplex(decision_set)
         check_real("l2", l2, 0.0, low_open=True)
         check_real("temperature", temperature, 0.0, low_open=True)
@@ -732,6 +745,15 @@ class FeaturePolicy(base.Estimator):
             check_int("later_features", later_features, 0)
         if later_fit not in _FITS:
             raise ValueError(f"later_fit must be 'gradient' or 'residual', got {later_fit!r}")
+        if later_neighbours is not None:
+            check_int("later_neighbours", later_neighbours, 1)
+            if later_features is not None:
+                raise ValueError("later_neighbours: copies 2..N are neighbours or random "
+                                 "features, not both (later_features must be None)")
+            if link != "softmax":
+                raise ValueError("later_neighbours: neighbour copies play the softmax only")
+        check_real("later_shrink", later_shrink, 0.0, 1e6, low_open=True)
+        check_int("later_window", later_window, 1)
         if link not in _LINKS:
             raise ValueError(f"link must be 'softmax' or 'igw', got {link!r}")
         check_real("gamma0", gamma0, 0.0, low_open=True)
@@ -758,6 +780,9 @@ class FeaturePolicy(base.Estimator):
         self.seed = seed
         self.later_features = later_features
         self.later_fit = later_fit
+        self.later_neighbours = later_neighbours
+        self.later_shrink = later_shrink
+        self.later_window = later_window
         self.link = link
         self.gamma0 = gamma0
         self.t0 = t0
@@ -782,6 +807,8 @@ class FeaturePolicy(base.Estimator):
         yield {"n_features": 0, "link": "igw", "gamma0": 3.0}
         yield {"n_features": 4, "t0": 100.0}
         yield {"n_features": 0, "temperature": 0.05, "t0": 20.0, "min_temperature": 0.01}
+        yield {"n_features": 4, "t0": 50.0, "later_neighbours": 3, "later_fit": "residual",
+               "residual": True, "later_window": 50}
 
     def stack(self, n: int, seeds: list | None = None):
         """$n$ fresh copies as one `FeaturePolicyStack` (or `FeaturePolicyBoostStack`, see
@@ -797,6 +824,15 @@ class FeaturePolicy(base.Estimator):
                                      else float(self.min_temperature)))
         D = int(self.n_features)
         D2 = D if self.later_features is None else int(self.later_features)
+        k = self.later_neighbours
+        if n > 1 and k is not None:  # copies 2..n: neighbours (`learners.neighbour_stack`)
+            return FeaturePolicyBoostStack(
+                FeaturePolicyStack(1, *args, D, self.kind, float(self.bandwidth), False,
+                                   seeds[:1], **play),
+                NeighbourStack(n - 1, self.decision_set, int(k), float(self.later_shrink),
+                               int(self.later_window), float(self.temperature), play["t0"]),
+                residual=bool(self.residual), on_model=bool(self.on_model),
+                fit=self.later_fit)
         if n > 1 and (self.later_features is not None or self.later_fit != "gradient"):
             return FeaturePolicyBoostStack(
                 FeaturePolicyStack(1, *args, D, self.kind, float(self.bandwidth), False,

@@ -328,7 +328,7 @@ from . import _boost_kernels, _deep_kernels, _kernels, losses, scaling, sets
 from ._checks import check_int, check_real, check_seed, check_transformer
 from ._contexts import ContextVectors
 from .booco import BoOCO
-from .depth import FitLead
+from .depth import FitLead, PlayLead
 from .drift import RisingMean
 from .exp4 import LeadExp4
 from .loss_model import RidgeMixture, _ArmRidge  # (`_ArmRidge`: also for pickles naming it here)
@@ -346,7 +346,11 @@ DEFAULT_LEARNER = dict(l2=20.0, temperature=0.02, forget=1.0, n_features=128, ba
 #: with N > 1 copies, the default learner is `FeaturePolicy(**DEFAULT_LEARNER, **DEFAULT_LATER)`:
 #: copy 1 as for N = 1, copies 2..N over the context plus 128 random Fourier features of their
 #: own (the same bandwidth)
-DEFAULT_LATER = dict(later_features=128)
+DEFAULT_LATER = dict(later_neighbours=5, later_fit="residual")
+#: N > 1's later copies from the eighth to the fifteenth session: 128 random Fourier features
+#: of their own, each fitting its own row of BoOCO's estimate (`aggregate="auto"`: `"fit"`;
+#: `BoBLO(n_learners>1)`'s compiled round, `onlineboost._deep_kernels`, covers it)
+FOURIER_LATER = dict(later_features=128)
 
 
 #: `BoBLO(count_bonus="auto")`'s scale (chosen by a rule on the development streams' tuning
@@ -792,12 +796,12 @@ class BoBLO(bandit.base.ContextualPolicy):
         _real(optimism, "optimism", 0.0, math.inf)
         if width not in ("parameter", "predictive"):
             raise ValueError(f"width must be 'parameter' or 'predictive', got {width!r}")
-        if aggregate not in ("auto", "exp4", "fit", None):
-            raise ValueError(f"aggregate must be 'auto', 'exp4', 'fit' or None, "
+        if aggregate not in ("auto", "exp4", "fit", "decision", None):
+            raise ValueError(f"aggregate must be 'auto', 'exp4', 'fit', 'decision' or None, "
                              f"got {aggregate!r}")
-        if aggregate == "fit" and estimator == "ips":
-            raise ValueError("aggregate='fit' needs the loss model of estimator='dr' (it "
-                             "anchors the stages' predicted costs), got estimator='ips'")
+        if aggregate in ("fit", "decision") and estimator == "ips":
+            raise ValueError(f"aggregate={aggregate!r} needs the loss model of estimator='dr' "
+                             "(it anchors the stages' predicted costs), got estimator='ips'")
         check_seed(seed)
         if decision_set is not None:
             if not isinstance(decision_set, sets.ConvexSet):
@@ -858,10 +862,11 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._exp4 = None
         # (with no decision_set: validate the BoOCO parameters now)
         proto = self._make_booco(sets.Simplex(2) if decision_set is None else decision_set)
-        # "auto": "fit" where it applies ("dr" and stacks that predict costs), else "exp4"
+        # "auto": under "dr" with stacks that predict costs, "decision" where the later copies
+        # are neighbours, else "fit"; "exp4" elsewhere
         self._aggregate = (aggregate if aggregate != "auto"
-                           else "fit" if estimator == "dr" and self._predicts_costs(proto)
-                           else "exp4")
+                           else "exp4" if not (estimator == "dr" and self._predicts_costs(proto))
+                           else "decision" if self._local_stages(proto) else "fit")
         shifts = hasattr(getattr(proto, "copies", None), "shift")
         if count_bonus == "auto":  # (resolved: `_bonus`)
             self._bonus = AUTO_BONUS if shifts and estimator != "paper" else 0.0
@@ -871,9 +876,9 @@ class BoBLO(bandit.base.ContextualPolicy):
                              f"learner={learner!r}")
         else:
             self._bonus = float(count_bonus)
-        if aggregate == "fit" and not self._predicts_costs(proto):
-            raise ValueError("aggregate='fit' needs weak learners whose stacks predict costs "
-                             "(vector `predicted_costs`, e.g. learners.FeaturePolicy or "
+        if aggregate in ("fit", "decision") and not self._predicts_costs(proto):
+            raise ValueError(f"aggregate={aggregate!r} needs weak learners whose stacks predict "
+                             "costs (vector `predicted_costs`, e.g. learners.FeaturePolicy or "
                              f"RidgePolicy), got learner={learner!r}")
         if decision_set is not None:
             self._set_booco(proto, bandit_face=False)
@@ -895,6 +900,14 @@ class BoBLO(bandit.base.ContextualPolicy):
         return BoOCO(learner, n_learners=self.n_learners, gamma=self.gamma,
                      step_size=self.step_size, delta=self.delta, kappa=self.kappa,
                      decision_set=K, loss=losses.Linear(), seed=self.seed)
+
+    @staticmethod
+    def _local_stages(booco: BoOCO) -> bool:
+        """Whether `booco`'s copies $2..N$ are nearest-neighbour regressors
+        (`learners.FeaturePolicy(later_neighbours=k)`)."""
+        from learners.neighbour_stack import NeighbourStack
+
+        return isinstance(getattr(booco.copies, "rest", None), NeighbourStack)
 
     @staticmethod
     def _predicts_costs(booco: BoOCO) -> bool:
@@ -931,8 +944,11 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._exp4 = (LeadExp4(n_experts, d, prior) if aggregating and aggregate == "exp4"
                       else FitLead(n_experts, d, prior, then=self._FIT_THEN,
                                    anchor=self._FIT_ANCHOR)
-                      if aggregating and aggregate == "fit" else None)
-        self._fit = isinstance(self._exp4, FitLead)
+                      if aggregating and aggregate == "fit"
+                      else PlayLead(n_experts, d, prior)
+                      if aggregating and aggregate == "decision" else None)
+        # (both take every stage's predicted costs and the loss model's)
+        self._fit = isinstance(self._exp4, (FitLead, PlayLead))
         self._model = _loss_model(self, booco)
         self._fused = self._fusable(bandit_face)
         self._jit = self._fused and _kernels.covers(booco, self._model)

@@ -19,10 +19,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import _boost_kernels
-from ._checks import check_real
+from ._checks import check_int, check_real
 from .exp4 import Exp4, ville_grid, ville_margins
 
-__all__ = ["FitLead"]
+__all__ = ["DecisionLead", "FitLead", "PlayLead"]
 
 #: what `FitLead` plays after the switch
 THEN = ("exp4", "follow")
@@ -268,3 +268,165 @@ class FitLead:
                 self.expert = int(np.argmax(excess))
                 if self.then == "exp4":
                     self._exp4 = Exp4(*self._exp4_args)
+
+
+class DecisionLead:
+    r"""The decision lead $\Lambda_t = \sum Z_s$ of bounded increments and its time-uniform
+    margin (`onlineboost.neighbours`' module docstring): `add(loss, predicted)` counts $Z = $
+    `loss` $-$
+    $\operatorname{clip}_{[0,1]}$(`predicted`), `loss` in $[0, 1]$; `passed` is whether
+    $\Lambda_t \ge B_t = \min_i (\ln(1/\delta_i) + n_t\lambda_i^2/8)/\lambda_i$ (`exp4.ville_grid`'s
+    rates and union). If every counted increment has conditional mean $\le 0$, `passed` is ever
+    true with probability at most `confidence`; `n_tests` such tests at once (`PlayLead`'s
+    stages) each spend `confidence / n_tests` (the union of `exp4.ville_grid`).
+
+    Examples
+    --------
+    >>> from onlineboost.depth import DecisionLead
+    >>> test = DecisionLead(confidence=0.05)
+    >>> for _ in range(40):
+    ...     test.add(1.0, 0.2)  # a loss of 1 where 0.2 was predicted for the alternative
+    >>> round(test.lead, 6), test.counted, round(test.margin, 3), test.passed
+    (32.0, 40, 8.689, True)
+    """
+
+    def __init__(self, confidence: float = 0.05, n_tests: int = 1):
+        self.confidence = check_real("confidence", confidence, 0.0, 1.0, low_open=True)
+        if self.confidence >= 1.0:
+            raise ValueError(f"confidence must be below 1, got {confidence!r}")
+        self._lam, self._log_inv = ville_grid(n_tests, self.confidence)
+        self.lead, self.counted = 0.0, 0
+        self._margin = (-1, 0.0)  # (counted, its margin): a function of the count alone
+
+    def add(self, loss: float, predicted: float) -> None:
+        self.lead += loss - min(max(predicted, 0.0), 1.0)
+        self.counted += 1
+
+    @property
+    def margin(self) -> float:
+        """$B_t$ for the increments counted so far."""
+        if self._margin[0] != self.counted:
+            psi = self.counted * 0.125 * self._lam ** 2
+            self._margin = (self.counted,
+                            float(ville_margins(self._log_inv, psi[None, :], self._lam)[0]))
+        return self._margin[1]
+
+    @property
+    def passed(self) -> bool:
+        return self.lead > 0.0 and self.counted > 0 and self.lead >= self.margin
+
+
+class PlayLead:
+    r"""Expert 0 alone until a stage's greedy arms beat expert 0's where they differ, beyond
+    noise; then that stage.
+
+    The protocol is `FitLead`'s: `distribution(advice, costs, reference)` then
+    `update(arm, loss)`, losses in $[0, 1]$, `advice` `(M, k)` the experts' laws (expert 0's
+    positive), `costs` `(M, k)` every expert's predicted loss of every arm, `reference` `(k,)`
+    a calibrated prediction of the losses (BoBLO: its loss model $m_t$) or `None`.
+
+    **The decision leads.** Expert 0's costs are anchored to the reference as `FitLead`
+    anchors them (uniform weights), $\tilde y_0 = \operatorname{clip}_{[0,1]}(\hat y_0 -
+    \langle w, \hat y_0 - r\rangle)$. Let $g_j = \arg\min_a \hat y_j(a)$ be stage $j$'s greedy
+    arm. On a round after the first `warm_up` where expert 0's greedy arm $g_0$ is the arm
+    played and $g_j \ne g_0$, stage $j$'s lead grows by $Z = \ell_t - \tilde y_0(g_j)$: the
+    observed loss of expert 0's choice against expert 0's own prediction for stage $j$'s
+    (`DecisionLead`, the test of `onlineboost.NeighbourBoBLO`, one per stage with the
+    confidence shared among the $M - 1$ stages). No importance weight enters: the loss of the
+    played arm is seen whatever its probability. The first round on which some stage's lead
+    reaches its Hoeffding-Ville margin, the stage whose lead exceeds it most plays from then
+    on (its own law, `advice[j]`), for good.
+
+    **Guarantee.** If for every stage, on the counted rounds, expert 0's arm is in
+    expectation no worse than expert 0 predicts the stage's arm to be ($\mathbb E[\ell(g_0)]
+    \le \tilde y_0(g_j)$), the switch happens with probability at most `confidence`. It is a
+    test of decisions, where `FitLead`'s is one of regression: on issue 13's digits stream
+    a stage of nearest-neighbour copies plays better while fitting the played losses worse,
+    and only this test sees it (`benchmarks/bandit_neighbours.py`, sixteenth session). No
+    regret bound is claimed after the switch.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from onlineboost.depth import PlayLead
+    >>> agg = PlayLead(n_experts=2, n_arms=2, warm_up=0)
+    >>> advice = np.array([[0.9, 0.1], [0.1, 0.9]])
+    >>> costs = np.array([[0.2, 0.5], [0.6, 0.3]])  # expert 1 would play arm 1
+    >>> for t in range(30):  # expert 0's arm 0 keeps losing 1, predicted 0.5 for arm 1
+    ...     p = agg.distribution(advice, costs, reference=np.array([0.2, 0.5]))
+    ...     agg.update(0, 1.0)
+    >>> agg.switch_round, agg.expert, agg.distribution(advice, costs)
+    (10, 1, array([0.1, 0.9]))
+    """
+
+    def __init__(self, n_experts: int, n_arms: int, prior=None, confidence: float = 0.05,
+                 warm_up: int = 250):
+        proto = Exp4(n_experts, n_arms, prior)  # validates n_experts, n_arms, prior
+        self.n_experts, self.n_arms = proto.n_experts, proto.n_arms
+        M = self.n_experts
+        self.confidence = check_real("confidence", confidence, 0.0, 1.0, low_open=True)
+        self._tests = [DecisionLead(confidence, n_tests=M - 1) for _ in range(M - 1)]
+        self.warm_up = check_int("warm_up", warm_up, 0)
+        self._t = 0  # rounds charged
+        self.switch_round = None  # the round after which the switching stage plays
+        self.expert = None  # the stage that switched
+        self._pending = None  # (expert 0's anchored costs, the greedy arms) of the last round
+        self._w = np.full(self.n_arms, 1.0 / self.n_arms)
+
+    @property
+    def mixing(self) -> bool:
+        """Whether a stage plays (the switch happened)."""
+        return self.switch_round is not None
+
+    @property
+    def lead(self) -> np.ndarray:
+        r"""$\Lambda_{t,j}$ for every expert (0 for expert 0)."""
+        return np.array([0.0] + [test.lead for test in self._tests])
+
+    @property
+    def margins(self) -> np.ndarray:
+        r"""$B_{t,j}$ for every expert (0 for expert 0)."""
+        return np.array([0.0] + [test.margin for test in self._tests])
+
+    @property
+    def weights(self) -> np.ndarray:
+        """All on expert 0 before the switch, on the switching stage after."""
+        return np.eye(1, self.n_experts, 0 if self.expert is None else self.expert)[0]
+
+    @property
+    def last_advice(self) -> None:
+        """(`FitLead`'s read-out; this aggregate keeps none.)"""
+        return None
+
+    def distribution(self, advice: np.ndarray, costs: np.ndarray, reference=None) -> np.ndarray:
+        """Expert 0's row (the same floats) until the switch, the switching stage's after.
+        Not validated: the caller passes finite rows, `costs` of `advice`'s shape."""
+        if self.expert is not None:
+            self._pending = None
+            return advice[self.expert]
+        y0 = costs[0]
+        if reference is not None:
+            y0 = y0 - (float(y0 @ self._w) - float(reference @ self._w))
+        self._pending = (y0.clip(0.0, 1.0), costs.argmin(axis=1))
+        return advice[0]
+
+    def update(self, arm: int, loss: float) -> None:
+        """Charge the round: count it in every stage's lead where it applies (class
+        docstring) and switch on the first lead past its margin. `loss` in $[0, 1]$."""
+        pending, self._pending = self._pending, None
+        if self.expert is not None or pending is None:
+            return
+        self._t += 1
+        y0, greedy = pending
+        g0 = int(greedy[0])
+        if self._t <= self.warm_up or arm != g0:
+            return
+        best, excess = None, 0.0
+        for j, test in enumerate(self._tests, start=1):
+            gj = int(greedy[j])
+            if gj != g0:
+                test.add(float(loss), float(y0[gj]))
+                if test.passed and (best is None or test.lead - test.margin > excess):
+                    best, excess = j, test.lead - test.margin
+        if best is not None:
+            self.switch_round, self.expert = self._t, best

@@ -85,7 +85,7 @@ from . import sets
 from ._checks import check_int, check_real, check_seed
 from ._neighbour_kernels import AVAILABLE
 from .boblo import BoBLO
-from .exp4 import ville_grid, ville_margins
+from .depth import DecisionLead
 from .loss_model import RidgeMixture
 
 __all__ = ["DecisionLead", "NeighbourBoBLO", "NeighbourCorrection", "stage_law"]
@@ -204,50 +204,6 @@ class _Standardiser:
                                         axis=1)
         return _nk.standardise(np.ascontiguousarray(x, dtype=np.float64), self.stats,
                                np.empty(p))
-
-
-class DecisionLead:
-    r"""The decision lead $\Lambda_t = \sum Z_s$ of bounded increments and its time-uniform
-    margin (module docstring): `add(loss, predicted)` counts $Z = $ `loss` $-$
-    $\operatorname{clip}_{[0,1]}$(`predicted`), `loss` in $[0, 1]$; `passed` is whether
-    $\Lambda_t \ge B_t = \min_i (\ln(1/\delta_i) + n_t\lambda_i^2/8)/\lambda_i$ (`exp4.ville_grid`'s
-    rates and union). If every counted increment has conditional mean $\le 0$, `passed` is ever
-    true with probability at most `confidence`.
-
-    Examples
-    --------
-    >>> from onlineboost.neighbours import DecisionLead
-    >>> test = DecisionLead(confidence=0.05)
-    >>> for _ in range(40):
-    ...     test.add(1.0, 0.2)  # a loss of 1 where 0.2 was predicted for the alternative
-    >>> round(test.lead, 6), test.counted, round(test.margin, 3), test.passed
-    (32.0, 40, 8.689, True)
-    """
-
-    def __init__(self, confidence: float = 0.05):
-        self.confidence = check_real("confidence", confidence, 0.0, 1.0, low_open=True)
-        if self.confidence >= 1.0:
-            raise ValueError(f"confidence must be below 1, got {confidence!r}")
-        self._lam, self._log_inv = ville_grid(1, self.confidence)
-        self.lead, self.counted = 0.0, 0
-        self._margin = (-1, 0.0)  # (counted, its margin): a function of the count alone
-
-    def add(self, loss: float, predicted: float) -> None:
-        self.lead += loss - min(max(predicted, 0.0), 1.0)
-        self.counted += 1
-
-    @property
-    def margin(self) -> float:
-        """$B_t$ for the increments counted so far."""
-        if self._margin[0] != self.counted:
-            psi = self.counted * 0.125 * self._lam ** 2
-            self._margin = (self.counted,
-                            float(ville_margins(self._log_inv, psi[None, :], self._lam)[0]))
-        return self._margin[1]
-
-    @property
-    def passed(self) -> bool:
-        return self.lead > 0.0 and self.counted > 0 and self.lead >= self.margin
 
 
 class NeighbourBoBLO(bandit.base.ContextualPolicy):

@@ -10,7 +10,7 @@ from river import compose
 
 from benchmarks import bandit_compare as bc
 from onlineboost import BoBLO, evaluate, sets
-from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
+from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER, FOURIER_LATER
 from onlineboost.scaling import RobustStandardScaler
 
 
@@ -110,10 +110,10 @@ def test_tune8_rows_and_nonlinear_candidates_build_the_floored_copy_1():
     params = bc.nonlinear_candidate("annealed softmax, t0 50, floor 0.01")
     kind, learner = params.pop("learner")
     assert params == {"n_learners": 5, "aggregate": "exp4"} and kind == "feature"
-    assert learner == {**bc.FIFTH_LEARNER, **DEFAULT_LATER, "t0": 50.0, "min_temperature": 0.01}
+    assert learner == {**bc.FIFTH_LEARNER, **FOURIER_LATER, "t0": 50.0, "min_temperature": 0.01}
     assert bc.nonlinear_candidate("BoBLO() (the defaults)") == {
         "n_learners": 5, "aggregate": "exp4",
-        "learner": ("feature", {**bc.FIFTH_LEARNER, **DEFAULT_LATER})}
+        "learner": ("feature", {**bc.FIFTH_LEARNER, **FOURIER_LATER})}
     assert "later_features" not in bc.nonlinear_candidate(
         "annealed softmax, t0 50, no floor", n_learners=1)["learner"][1]
     default = BoBLO(n_learners=5)._make_booco(sets.Simplex(3)).learner

@@ -17,7 +17,7 @@ import pytest
 from learners import FeaturePolicy, _stack_kernels
 from learners.feature_policy import FeaturePolicyBoostStack, FeaturePolicyStack
 from onlineboost import BoBLO, extension, sets
-from onlineboost.boblo import DEFAULT_LATER
+from onlineboost.boblo import FOURIER_LATER
 from streams import LinearBandit, NonlinearBandit
 from tests.helpers import LINEAR_LEARNER
 
@@ -277,8 +277,8 @@ def _kernels(monkeypatch, on: bool):
     monkeypatch.setattr(extension.Extension, "_JIT", on and extension._boost_kernels.AVAILABLE)
 
 
-def test_boblo_n5_plays_the_same_arms_with_the_kernels_on_and_off(monkeypatch):
-    """`BoBLO(n_learners=5)` (its default learner: copies 2..5 over 128 Fourier features) on a
+def test_boblo_n5_plays_the_same_arms_with_the_kernels_on_and_off(monkeypatch, fourier_later):
+    """`BoBLO(n_learners=5)` over copies 2..5 of 128 Fourier features (`fourier_later`) on a
     seeded stream: the same arms, laws to rounding."""
     if not _stack_kernels.AVAILABLE:
         pytest.skip("numba is not installed")
@@ -293,7 +293,8 @@ def test_boblo_n5_plays_the_same_arms_with_the_kernels_on_and_off(monkeypatch):
     assert _rel(runs[True][2], runs[False][2]) < 1e-8
 
 
-def test_boblo_n5_switches_at_the_same_round_with_the_kernels_on_and_off(monkeypatch):
+def test_boblo_n5_switches_at_the_same_round_with_the_kernels_on_and_off(monkeypatch,
+                                                                       fourier_later):
     """Where `FitLead` switches to a later stage (`streams.NonlinearBandit`), the later copies'
     predictions are played: the same switch round and arms, laws to 1e-6 (their inverse Gram
     matrices grow as 0.995^-t along the many directions two context columns never reach, so
@@ -303,7 +304,7 @@ def test_boblo_n5_switches_at_the_same_round_with_the_kernels_on_and_off(monkeyp
     runs = {}
     for on in (True, False):
         _kernels(monkeypatch, on)
-        policy = BoBLO(FeaturePolicy(**LINEAR_LEARNER, **DEFAULT_LATER), n_learners=5,
+        policy = BoBLO(FeaturePolicy(**LINEAR_LEARNER, **FOURIER_LATER), n_learners=5,
                        seed=100)  # (a linear first copy: a later stage has a class to add)
         laws = []
         stream = NonlinearBandit(d=2, k=3, seed=100, n_rounds=1200)
@@ -320,7 +321,7 @@ def test_boblo_n5_switches_at_the_same_round_with_the_kernels_on_and_off(monkeyp
 
 
 @pytest.mark.parametrize("on", [True, False], ids=["compiled", "numpy"])
-def test_pickled_mid_round_continues_with_the_same_arms(monkeypatch, on):
+def test_pickled_mid_round_continues_with_the_same_arms(monkeypatch, fourier_later, on):
     """Pickled between a pull and its update (the caches full): no cache in the pickle, and the
     copy plays the rest of the stream as the original does (the general path, whose caches
     these are; BoBLO's compiled N > 1 round keeps its own, `test_boblo_deep`)."""

@@ -12,7 +12,7 @@ from river import preprocessing
 
 import learners
 from onlineboost import BoBLO, BoOCO, evaluate, losses, sets
-from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
+from onlineboost.boblo import DEFAULT_LEARNER, FOURIER_LATER
 from streams import LinearBandit
 from tests.helpers import LINEAR_LEARNER
 
@@ -401,7 +401,7 @@ _CASES = {
     "model-fp-annealed-n1": dict(learner=learners.FeaturePolicy(**LINEAR_LEARNER),
                                  count_bonus=0.0),
     "model-fp-annealed-n5-auto": dict(
-        learner=learners.FeaturePolicy(**LINEAR_LEARNER, **DEFAULT_LATER), n_learners=5,
+        learner=learners.FeaturePolicy(**LINEAR_LEARNER, **FOURIER_LATER), n_learners=5,
         aggregate="auto", count_bonus=0.0),
 }
 

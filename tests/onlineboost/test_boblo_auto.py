@@ -1,6 +1,8 @@
 """BoBLO's default aggregate, `aggregate="auto"` (issue 13, sixth session): `"fit"`
 (`depth.FitLead`) under `estimator="dr"` with weak learners whose stacks give vector
-`predicted_costs`, else `"exp4"` (`exp4.LeadExp4`). Resolved once in `__init__` from the
+`predicted_costs`, `"decision"` (`depth.PlayLead`) among those where the later copies are
+nearest neighbours (the default learner's for N > 1 since the sixteenth session), else
+`"exp4"` (`exp4.LeadExp4`). Resolved once in `__init__` from the
 parameters (river clones through them, so `_get_params()` keeps `"auto"`); pickles made before
 `"auto"` (no `_aggregate`) use their `aggregate` as it was."""
 
@@ -13,8 +15,8 @@ import pytest
 
 import learners
 from onlineboost import BoBLO
-from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
-from onlineboost.depth import FitLead
+from onlineboost.boblo import DEFAULT_LEARNER, FOURIER_LATER
+from onlineboost.depth import FitLead, PlayLead
 from onlineboost.exp4 import LeadExp4
 from streams import LinearBandit, NonlinearBandit
 from tests.helpers import LINEAR_LEARNER
@@ -29,10 +31,13 @@ def _first_round(policy, arms=(0, 1, 2)):
     return policy
 
 
-def test_auto_is_the_default_and_picks_fit_for_the_default_learner():
-    policy = BoBLO(n_learners=5, seed=0)
-    assert policy.aggregate == "auto" and policy._aggregate == "fit"
-    assert isinstance(_first_round(policy).exp4, FitLead)
+def test_auto_is_the_default_and_picks_decision_for_neighbour_copies_else_fit():
+    policy = BoBLO(n_learners=5, seed=0)  # (the default later copies: neighbours)
+    assert policy.aggregate == "auto" and policy._aggregate == "decision"
+    assert isinstance(_first_round(policy).exp4, PlayLead)
+    fourier = BoBLO(learners.FeaturePolicy(**DEFAULT_LEARNER, **FOURIER_LATER), n_learners=5,
+                    seed=0)
+    assert fourier._aggregate == "fit" and isinstance(_first_round(fourier).exp4, FitLead)
     # N = 1: resolved alike, but there is nothing to aggregate (the compiled round plays)
     one = _first_round(BoBLO(seed=0))
     assert one._aggregate == "fit" and one.exp4 is None and one._fused
@@ -63,23 +68,23 @@ def test_auto_under_the_paper_estimator_and_on_the_blo_face_aggregates_nothing()
 
     blo = BoBLO(n_learners=3, decision_set=sets.Simplex(3), seed=0)
     blo.learn_one(C, float(blo.predict_one(C) @ np.array([0.2, 0.5, 0.9])))
-    assert blo._aggregate == "fit" and blo.exp4 is None
+    assert blo._aggregate == "decision" and blo.exp4 is None
 
 
-@pytest.mark.parametrize("aggregate", ["exp4", "fit", None])
+@pytest.mark.parametrize("aggregate", ["exp4", "fit", "decision", None])
 def test_explicit_values_are_kept(aggregate):
     policy = BoBLO(n_learners=3, aggregate=aggregate, seed=0)
     assert policy.aggregate == policy._aggregate == aggregate
     agg = _first_round(policy).exp4
-    assert (type(agg) if agg is not None else None) is {"exp4": LeadExp4, "fit": FitLead,
-                                                        None: None}[aggregate]
+    assert (type(agg) if agg is not None else None) is {
+        "exp4": LeadExp4, "fit": FitLead, "decision": PlayLead, None: None}[aggregate]
 
 
 def test_params_keep_auto_and_clones_resolve_it_again():
     policy = _first_round(BoBLO(n_learners=3, seed=0))
     assert policy._get_params()["aggregate"] == "auto"
     clone = policy.clone()
-    assert clone.aggregate == "auto" and clone._aggregate == "fit" and clone.exp4 is None
+    assert clone.aggregate == "auto" and clone._aggregate == "decision" and clone.exp4 is None
     # the clone resolves from its own parameters, not from the original's resolution
     ips = policy.clone({"estimator": "ips"})
     assert ips.aggregate == "auto" and ips._aggregate == "exp4"
@@ -93,6 +98,7 @@ def test_params_keep_auto_and_clones_resolve_it_again():
         fresh.update(a, context, 0.25 * a)
         twin.update(b, context, 0.25 * b)
     np.testing.assert_array_equal(fresh.exp4.lead, twin.exp4.lead)
+    assert fresh.exp4.switch_round == twin.exp4.switch_round
 
 
 @pytest.mark.parametrize("bad", ["AUTO", "hedge", "", 1, True, ("fit",)])
@@ -105,7 +111,7 @@ def test_bad_aggregate_values_are_refused_by_name(bad):
     with pytest.raises(ValueError, match="aggregate"):
         policy.clone({"aggregate": bad})
     assert pickle.dumps(policy) == before
-    assert policy.aggregate == "auto" and policy._aggregate == "fit"
+    assert policy.aggregate == "auto" and policy._aggregate == "decision"
 
 
 @pytest.mark.parametrize("aggregate, kind", [("exp4", LeadExp4), ("fit", FitLead)])
@@ -144,7 +150,7 @@ def test_n5_switches_where_the_best_policy_is_not_linear(seed):
     copy alone; `BoBLO()`, whose copy has random features of its own, earns as much alone."""
     T = 3000
     one = BoBLO(learners.FeaturePolicy(**LINEAR_LEARNER), seed=seed)
-    five = BoBLO(learners.FeaturePolicy(**LINEAR_LEARNER, **DEFAULT_LATER), n_learners=5,
+    five = BoBLO(learners.FeaturePolicy(**LINEAR_LEARNER, **FOURIER_LATER), n_learners=5,
                  seed=seed)
     default = BoBLO(seed=seed)
     r1, r5, rd = (_run(p, NonlinearBandit(seed=seed, n_rounds=T)) for p in (one, five, default))
@@ -154,13 +160,19 @@ def test_n5_switches_where_the_best_policy_is_not_linear(seed):
     assert r5 > r1 + 0.05 and rd > r1 + 0.05
 
 
-def test_default_n5_does_not_switch_where_the_first_copy_is_right():
+@pytest.mark.parametrize("later", ["neighbours", "fourier"])
+def test_default_n5_does_not_switch_where_the_first_copy_is_right(later, monkeypatch):
     """`LinearBandit` (the development stream's size): the defaults' N = 5 never switches and
-    plays `BoBLO()`'s law throughout, the same reward float for float."""
+    plays `BoBLO()`'s law throughout, the same reward float for float; so did the Fourier
+    later copies under `FitLead` (the N > 1 default until the fifteenth session)."""
+    from onlineboost import boblo
+
+    if later == "fourier":
+        monkeypatch.setattr(boblo, "DEFAULT_LATER", FOURIER_LATER)
     T = 3000
     one, five = BoBLO(seed=1), BoBLO(n_learners=5, seed=1)
     r1, r5 = (_run(p, LinearBandit(d=10, k=5, noise=0.5, seed=1, n_rounds=T))
               for p in (one, five))
-    assert isinstance(five.exp4, FitLead)
+    assert isinstance(five.exp4, FitLead if later == "fourier" else PlayLead)
     assert five.exp4.switch_round is None and r5 == r1
-    assert np.all(five.exp4.lead < five.exp4.margins)
+    assert np.all(five.exp4.lead[1:] < five.exp4.margins[1:])

@@ -63,14 +63,20 @@ def test_the_compiled_round_plays_the_numpy_round_with_the_bonus():
     play_alike(fast, slow, DATASETS["digits"](2), 600)
 
 
-@pytest.mark.parametrize("deep", [True, False])
-def test_n_5_plays_n_1s_arms_with_the_bonus(deep):
+@pytest.mark.parametrize("later, deep", [("fourier", True), ("fourier", False),
+                                         ("neighbours", False)])
+def test_n_5_plays_n_1s_arms_with_the_bonus(later, deep, monkeypatch):
     """Until its aggregate leaves the first copy, BoBLO(n_learners=5) plays BoBLO()'s law, the
-    count bonus included (its compiled round and its general path)."""
+    count bonus included (over Fourier later copies: the compiled round and the general path;
+    over the default neighbour copies: the general path)."""
+    from onlineboost import boblo
+
+    if later == "fourier":
+        monkeypatch.setattr(boblo, "DEFAULT_LATER", boblo.FOURIER_LATER)
     one, five = BoBLO(seed=1, count_bonus=0.2), BoBLO(seed=1, count_bonus=0.2, n_learners=5)
     five._DEEP = deep
     play_alike(one, five, DATASETS["LinearBandit"](1), 500, rtol=1e-9)
-    assert five._deep == deep
+    assert five._deep == deep and five.exp4.switch_round is None
 
 
 def test_without_a_context_the_bonus_tries_a_misjudged_arm_again():

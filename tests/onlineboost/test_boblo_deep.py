@@ -16,7 +16,7 @@ import pytest
 import learners
 from benchmarks.bandit_compare import DATASETS, NONLINEAR
 from onlineboost import BoBLO, _deep_kernels
-from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
+from onlineboost.boblo import DEFAULT_LEARNER, FOURIER_LATER
 from streams import LinearBandit
 from tests.helpers import LINEAR_LEARNER, shifting_context
 
@@ -25,6 +25,11 @@ warnings.filterwarnings("ignore", category=RuntimeWarning)
 pytestmark = pytest.mark.skipif(not _deep_kernels.AVAILABLE, reason="numba is not installed")
 
 TOL = 1e-9  # (laws and estimates: the dot products sum in another order than numpy's BLAS)
+
+
+@pytest.fixture(autouse=True)
+def _fourier(fourier_later):
+    """These tests are about the compiled round of the Fourier later copies."""
 
 
 def _general(policy):
@@ -36,7 +41,7 @@ def _linear5(seed, **kw):
     """`BoBLO(n_learners=5)` over the linear first copy (the default learner until the eighth
     session: no random features of its own), where `FitLead` switches on `NonlinearBandit`
     (over the default first copy, which has the later stages' class, it does not)."""
-    learner = learners.FeaturePolicy(**LINEAR_LEARNER, **DEFAULT_LATER)
+    learner = learners.FeaturePolicy(**LINEAR_LEARNER, **FOURIER_LATER)
     return BoBLO(learner, seed=seed, n_learners=5, **kw)
 
 
@@ -95,13 +100,13 @@ CONFIGS = {
     "N = 2": dict(n_learners=2),
     "kappa": dict(kappa=2.0),
     "fixed temperature": dict(learner=learners.FeaturePolicy(
-        **{**DEFAULT_LEARNER, "t0": None}, **DEFAULT_LATER)),
+        **{**DEFAULT_LEARNER, "t0": None}, **FOURIER_LATER)),
     "relu, floored": dict(learner=learners.FeaturePolicy(
-        **DEFAULT_LEARNER, **DEFAULT_LATER, kind="relu", min_temperature=0.01)),
+        **DEFAULT_LEARNER, **FOURIER_LATER, kind="relu", min_temperature=0.01)),
     # (the eighth session's default: 64 features and forgetting, which the default no longer
     # takes: the kernels' forgetting steps)
     "64 features, forgetting": dict(learner=learners.FeaturePolicy(
-        **{**DEFAULT_LEARNER, "n_features": 64, "forget": 0.995}, **DEFAULT_LATER)),
+        **{**DEFAULT_LEARNER, "n_features": 64, "forget": 0.995}, **FOURIER_LATER)),
 }
 
 
@@ -301,13 +306,13 @@ def test_which_configurations_the_kernels_cover():
         return policy._deep
 
     assert built(n_learners=5) and built(n_learners=2)
-    assert built(n_learners=5, learner=learners.FeaturePolicy(**LINEAR_LEARNER, **DEFAULT_LATER))
+    assert built(n_learners=5, learner=learners.FeaturePolicy(**LINEAR_LEARNER, **FOURIER_LATER))
     assert not built()  # (N = 1: `_kernels`)
     assert not built(n_learners=5, aggregate="exp4")
     assert not built(n_learners=5, aggregate=None)
     assert not built(n_learners=5, model_l2=20.0)  # (one penalty's model: not transcribed)
     assert not built(n_learners=5, learner=learners.FeaturePolicy(**DEFAULT_LEARNER))
-    later = dict(DEFAULT_LEARNER, **DEFAULT_LATER, later_fit="residual")
+    later = dict(DEFAULT_LEARNER, **FOURIER_LATER, later_fit="residual")
     assert not built(n_learners=5, learner=learners.FeaturePolicy(**later))
     assert not built(n_learners=5, gamma=0.5)  # (the first copy is not x^1)
     assert built(n_learners=5, transformer=None)  # (no scaler: covered too)

@@ -12,8 +12,10 @@ import pytest
 
 import learners
 from learners.feature_policy import FeaturePolicyBoostStack, FeaturePolicyStack
-from onlineboost import BoBLO
-from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
+from learners.neighbour_stack import NeighbourStack
+from onlineboost import BoBLO, boblo
+from onlineboost.boblo import DEFAULT_LEARNER, FOURIER_LATER
+from onlineboost.depth import FitLead, PlayLead
 from onlineboost.exp4 import LeadExp4
 from streams import LinearBandit, NonlinearBandit
 from tests.helpers import LINEAR_LEARNER
@@ -87,20 +89,28 @@ def test_non_finite_later_stages_refuse_the_round(aggregate):
     policy.update(arm, {"a": 0.5, "b": 0.0}, 1.0)
 
 
-def test_later_copies_are_fourier_by_default_and_copy_one_is_unchanged():
+def test_later_copies_are_neighbours_by_default_and_copy_one_is_unchanged(monkeypatch):
     five, one = BoBLO(n_learners=5), BoBLO()
     five.pull([0, 1, 2], {"a": 0.0})
     one.pull([0, 1, 2], {"a": 0.0})
     stack = five.booco._copies
     assert isinstance(stack, FeaturePolicyBoostStack)
     assert stack.first.n_features == DEFAULT_LEARNER["n_features"] == 128  # (copy 1 as N = 1)
-    assert stack.rest.n_features == DEFAULT_LATER["later_features"] == 128
-    assert stack.first.bandwidth == stack.rest.bandwidth == DEFAULT_LEARNER["bandwidth"]
+    assert isinstance(stack.rest, NeighbourStack) and stack.fit == "residual"
+    assert (stack.rest.k, stack.rest.shrink, stack.rest.window) == (5, 0.5, 2000)
+    assert stack.rest.temperature == stack.first.temperature and stack.rest.t0 == 50.0
     assert isinstance(one.booco._copies, FeaturePolicyStack)
     assert one.booco._copies.n_features == 128
-    # the same number of features for copies 2..N (given explicitly) still makes the boosted
-    # stack, which the compiled N > 1 round covers (ninth session)
-    assert five._deep
+    assert not five._deep and isinstance(five.exp4, PlayLead)  # (the general path)
+    # the eighth to fifteenth sessions' later copies: 128 Fourier features of their own, the
+    # boosted stack that the compiled N > 1 round covers (ninth session)
+    monkeypatch.setattr(boblo, "DEFAULT_LATER", FOURIER_LATER)
+    fourier = BoBLO(n_learners=5)
+    fourier.pull([0, 1, 2], {"a": 0.0})
+    rest = fourier.booco._copies.rest
+    assert rest.n_features == FOURIER_LATER["later_features"] == 128
+    assert fourier.booco._copies.first.bandwidth == rest.bandwidth == DEFAULT_LEARNER["bandwidth"]
+    assert fourier._deep and isinstance(fourier.exp4, FitLead)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -111,7 +121,7 @@ def test_n5_switches_and_earns_more_where_the_best_policy_is_not_linear(seed):
     copies add no policy class: they never switch and tie N = 1 exactly."""
     T = 3000
     one = BoBLO(learners.FeaturePolicy(**FIXED_LEARNER), seed=seed)
-    five = BoBLO(learners.FeaturePolicy(**FIXED_LEARNER, **DEFAULT_LATER), n_learners=5,
+    five = BoBLO(learners.FeaturePolicy(**FIXED_LEARNER, **FOURIER_LATER), n_learners=5,
                  aggregate="exp4", seed=seed)
     linear = BoBLO(learners.FeaturePolicy(**FIXED_LEARNER), n_learners=5, aggregate="exp4",
                    seed=seed)
@@ -129,7 +139,7 @@ def test_n5_does_not_switch_where_the_first_copy_is_already_right():
     later copies plays N = 1's law throughout: the same reward, float for float."""
     T = 3000
     one = BoBLO(learners.FeaturePolicy(**FIXED_LEARNER), seed=0)
-    five = BoBLO(learners.FeaturePolicy(**FIXED_LEARNER, **DEFAULT_LATER), n_learners=5,
+    five = BoBLO(learners.FeaturePolicy(**FIXED_LEARNER, **FOURIER_LATER), n_learners=5,
                  aggregate="exp4", seed=0)
     r1, r5 = (_run(p, LinearBandit(d=10, k=5, noise=0.5, seed=0, n_rounds=T)) for p in (one, five))
     assert isinstance(five.exp4, LeadExp4)

@@ -14,7 +14,7 @@ import pytest
 
 import learners
 from onlineboost import BoBLO
-from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
+from onlineboost.boblo import DEFAULT_LEARNER, FOURIER_LATER
 from onlineboost.depth import FitLead
 from onlineboost.exp4 import Exp4
 from streams import LinearBandit, NonlinearBandit
@@ -302,7 +302,7 @@ def _linear(n=1, **kw):
     """`BoBLO` over the linear first copy (the default learner until the eighth session, no
     random features of its own), with the default later copies for N > 1: where the best
     policy is not linear, only a later stage has the class to play it."""
-    later = DEFAULT_LATER if n > 1 else {}
+    later = FOURIER_LATER if n > 1 else {}
     return BoBLO(learners.FeaturePolicy(**LINEAR_LEARNER, **later), n_learners=n, **kw)
 
 

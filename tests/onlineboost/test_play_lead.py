@@ -1,0 +1,148 @@
+"""`depth.PlayLead` (`aggregate="decision"`, the default for `BoBLO(n_learners>1)`'s
+neighbour later copies since issue 13's sixteenth session) against a literal transcription of
+its leads, its switch where a stage's arms are better, its false-switch rate where they are
+not (the guarantee), and `BoBLO`'s N > 1 default: `BoBLO()`'s law exactly until the switch,
+the switching stage's after."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from onlineboost import BoBLO
+from onlineboost.depth import DecisionLead, PlayLead
+from onlineboost.neighbours import DecisionLead as ReExported
+from streams import LinearBandit, NonlinearBandit
+from tests.helpers import play_alike
+
+
+def _round(rng, M, k):
+    advice = rng.dirichlet(np.ones(k), size=M)
+    costs = rng.random((M, k))
+    return advice, costs
+
+
+def test_the_leads_are_the_literal_sums_and_margins_decision_leads():
+    rng = np.random.default_rng(0)
+    M, k, warm = 4, 3, 5
+    agg = PlayLead(M, k, confidence=0.1, warm_up=warm)
+    lead, counted = np.zeros(M), np.zeros(M, dtype=int)
+    for t in range(1, 200):
+        advice, costs = _round(rng, M, k)
+        reference = rng.random(k)
+        p = agg.distribution(advice, costs, reference)
+        if agg.expert is not None:
+            break
+        assert np.shares_memory(p, advice[0]) and np.array_equal(p, advice[0])
+        arm = int(costs[0].argmin()) if rng.random() < 0.7 else int(rng.integers(k))
+        loss = float(rng.random())
+        agg.update(arm, loss)
+        # transcription: expert 0's costs shifted to the reference's uniform mean, clipped
+        y0 = np.clip(costs[0] - (costs[0].mean() - reference.mean()), 0.0, 1.0)
+        g = costs.argmin(axis=1)
+        if t > warm and arm == g[0]:
+            for j in range(1, M):
+                if g[j] != g[0]:
+                    lead[j] += loss - y0[g[j]]
+                    counted[j] += 1
+        np.testing.assert_allclose(agg.lead, lead, atol=1e-12)
+        twin = DecisionLead(0.1, n_tests=M - 1)
+        for j in range(1, M):
+            twin.counted = counted[j]
+            assert agg.margins[j] == pytest.approx(twin.margin, rel=1e-12)
+    assert ReExported is DecisionLead  # (NeighbourBoBLO's test, re-exported there)
+
+
+def test_a_stage_whose_arms_are_better_is_found_and_played_for_good():
+    rng = np.random.default_rng(1)
+    M, k = 3, 2
+    agg = PlayLead(M, k, warm_up=10)
+    advice = np.array([[0.9, 0.1], [0.5, 0.5], [0.1, 0.9]])
+    costs = np.array([[0.2, 0.4], [0.3, 0.35], [0.5, 0.1]])  # greedy arms 0, 0, 1
+    for t in range(2000):
+        p = agg.distribution(advice, costs, reference=costs[0])
+        if agg.mixing:
+            break
+        arm = int(rng.random() < p[1])
+        # arm 0 loses 0.8 on average, more than the 0.4 expert 0 predicts for arm 1
+        agg.update(arm, float(rng.random() < (0.8 if arm == 0 else 0.3)))
+    assert agg.expert == 2 and 10 < agg.switch_round < 200
+    np.testing.assert_array_equal(agg.weights, [0.0, 0.0, 1.0])
+    lead = agg.lead.copy()
+    for _ in range(5):
+        assert np.array_equal(agg.distribution(advice, costs), advice[2])
+        agg.update(0, 1.0)
+    np.testing.assert_array_equal(agg.lead, lead)  # (nothing counted after the switch)
+    again = pickle.loads(pickle.dumps(agg))
+    assert again.expert == 2
+    assert np.array_equal(again.distribution(advice, costs), advice[2])
+
+
+def test_stages_no_better_than_predicted_switch_at_most_at_the_confidence_rate():
+    """The guarantee: expert 0's arm loses on average exactly what expert 0 predicts for the
+    stages' arms (the null at its boundary), in 300 runs of 1,000 rounds each."""
+    M, k, delta = 3, 3, 0.1
+    advice = np.full((M, k), 1.0 / k)
+    costs = np.array([[0.1, 0.5, 0.5], [0.9, 0.1, 0.9], [0.9, 0.9, 0.1]])
+    switched = 0
+    for seed in range(300):
+        rng = np.random.default_rng(seed)
+        agg = PlayLead(M, k, confidence=delta, warm_up=0)
+        for _ in range(1000):
+            agg.distribution(advice, costs, reference=costs[0])
+            agg.update(0, float(rng.random() < 0.5))  # mean 0.5 = y0 of arms 1 and 2
+            if agg.mixing:
+                switched += 1
+                break
+    assert switched / 300 <= delta  # (observed: a handful)
+
+
+@pytest.mark.parametrize("bad, name", [
+    (dict(confidence=0.0), "confidence"), (dict(confidence=1.5), "confidence"),
+    (dict(warm_up=-1), "warm_up"), (dict(n_experts=0), "n_experts")])
+def test_bad_parameters_are_named(bad, name):
+    kw = {"n_experts": 3, "n_arms": 2, **bad}
+    with pytest.raises(ValueError, match=name):
+        PlayLead(**kw)
+
+
+def test_boblo_n5_plays_boblos_law_until_the_switch_then_the_stage():
+    """On `NonlinearBandit` (the best policy is not linear in the context) the default
+    `BoBLO(n_learners=5)` plays `BoBLO()`'s arms and laws exactly until its decision lead
+    passes, then another law (the switching stage's), still with the exploration floor."""
+    one, five = BoBLO(seed=3), BoBLO(n_learners=5, seed=3)
+    seen = []
+
+    def each(t):
+        seen.append(five.exp4.switch_round)
+        if five.exp4.switch_round is not None:
+            raise StopIteration
+
+    stream = NonlinearBandit(seed=3, n_rounds=3000)
+    with pytest.raises(StopIteration):
+        play_alike(one, five, stream, 3000, rtol=1e-9, each=each)
+    assert isinstance(five.exp4, PlayLead) and five.exp4.expert >= 1
+    assert 250 < five.exp4.switch_round < 3000 and seen[:-1] == [None] * (len(seen) - 1)
+    differ = 0
+    for t, (context, arms) in enumerate(stream):
+        if t == 300:
+            break
+        a = five.pull(arms, context)
+        one.pull(arms, context)
+        p = five.arm_probabilities
+        assert abs(p.sum() - 1.0) < 1e-12 and p.min() >= five.exploration / len(arms) - 1e-15
+        differ += not np.allclose(p, one.arm_probabilities, rtol=1e-6)
+        reward = stream.reward(a)
+        five.update(a, context, reward)
+        one._pending = one._pending[:2] + (one._arm_index[a],) + one._pending[3:]
+        one.update(a, context, reward)
+    assert differ > 30
+
+
+def test_boblo_n5_default_on_a_linear_stream_never_leaves_boblo():
+    stream = LinearBandit(d=4, k=3, noise=0.5, seed=2, n_rounds=800)
+    one, five = BoBLO(seed=2), BoBLO(n_learners=5, seed=2)
+    play_alike(one, five, stream, 800, rtol=1e-9)
+    assert isinstance(five.exp4, PlayLead) and five.exp4.switch_round is None
