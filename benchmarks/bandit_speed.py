@@ -19,7 +19,8 @@ LinUCB.
 The compile and cache-load times are measured apart, in fresh processes with an empty numba
 cache directory (`compile_times`), and `round_split` times `BoBLO()` alone per round: the
 compiled round, the kernels' own calls in it, and the numpy round (`BoBLO._JIT = False`);
-`deep_split` does the same for `BoBLO(n_learners=5)` (`onlineboost._deep_kernels` against its
+`deep_split` does the same for `BoBLO(n_learners=5)` over the Fourier later copies (N > 1's default
+until the fifteenth session, `boblo.FOURIER_LATER`; `onlineboost._deep_kernels` against its
 general path, `BoBLO._DEEP = False`).
 """
 
@@ -37,7 +38,9 @@ import numpy as np
 
 from benchmarks import report
 from benchmarks.bandit_compare import DATASETS, LINUCB, linucb
+from learners import FeaturePolicy
 from onlineboost import BoBLO, _kernels
+from onlineboost.boblo import DEFAULT_LEARNER, FOURIER_LATER
 from onlineboost.neighbours import NeighbourBoBLO
 
 POLICIES = ["BoBLO()", "BoBLO(n_learners=5)", "NeighbourBoBLO()", "river LinUCBDisjoint (tuned)"]
@@ -199,7 +202,9 @@ def round_split(data_name: str, seed: int = 0) -> list[float]:
 
 
 def deep_split(data_name: str, seed: int = 0) -> list[float]:
-    """`BoBLO(n_learners=5)` alone over one pass, in microseconds per round past the scaler's
+    """`BoBLO(n_learners=5)` over the Fourier later copies (`boblo.FOURIER_LATER`, the
+    configuration the compiled N > 1 round covers; the default's neighbour copies play the
+    general path) alone over one pass, in microseconds per round past the scaler's
     warm-up: its compiled round's pull + update; of which `pull_deep` and `update_deep` (the
     compiled calls, numba's dispatch included); and its general path's pull + update
     (`BoBLO._DEEP = False`: the round as it ran before `onlineboost._deep_kernels`, its heavy
@@ -227,7 +232,9 @@ def deep_split(data_name: str, seed: int = 0) -> list[float]:
         for name in names:
             setattr(_deep_kernels, name, timed(name))
         for deep in (True, False):
-            policy, stream = BoBLO(n_learners=5, seed=seed), DATASETS[data_name](seed)
+            learner = FeaturePolicy(**DEFAULT_LEARNER, **FOURIER_LATER)
+            policy = BoBLO(learner, n_learners=5, seed=seed)
+            stream = DATASETS[data_name](seed)
             policy._DEEP = deep
             total = n = 0
             for context, arm_ids in stream:
@@ -292,7 +299,8 @@ def main(argv=None):
                      f"{nump:.1f} | {nump / t:.2f}x faster |")
     split = "\n".join(split)
     print(split)
-    deep = ["| data set | BoBLO(n_learners=5) pull + update, us/round | of which `pull_deep` | "
+    deep = ["| data set | Fourier later copies' N = 5, pull + update, us/round | of which "
+            "`pull_deep` | "
             "of which `update_deep` | general path (`_DEEP = False`), us/round | compiled / "
             "general |", "|---|" + "---:|" * 5]
     for data_name in DATASETS:
@@ -348,7 +356,9 @@ def main(argv=None):
             f"table excludes that one-off cost, given below.\n\n{table}\n\n"
             f"`BoBLO()` alone, per round past the scaler's warm-up (`round_split`, medians over "
             f"the same {repeats} repeats):\n\n{split}\n\n"
-            f"`BoBLO(n_learners=5)` alone, per round past the scaler's warm-up (`deep_split`, "
+            f"`BoBLO(n_learners=5)` over the Fourier later copies (`FOURIER_LATER`, N > 1's "
+            f"default until the fifteenth session; the default's neighbour copies play the "
+            f"general path) alone, per round past the scaler's warm-up (`deep_split`, "
             f"medians over the same {repeats} repeats):\n\n{deep}\n\n"
             f"{compiled}\n\n{verdict}\n\n"
             f"**Held-out streams** (`heldout`: `benchmarks.bandit_heldout`'s data sets, "

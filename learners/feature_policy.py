@@ -677,11 +677,12 @@ class FeaturePolicy(base.Estimator):
         `later_features` is given or `later_fit` is `"residual"` (else one `FeaturePolicyStack`,
         as before; with `later_features` equal to `n_features` the two are the same policy, and
         `BoBLO(n_learners>1)`'s compiled round covers the boosted stack).
-        `BoBLO(n_learners>1)`'s default learner has `later_features=128`
-        (`onlineboost.boblo.DEFAULT_LATER`): linear later copies add no policy class to copy
-        1's (module docstring), these can; on the development streams its aggregate never
-        switched to them, on `streams.NonlinearBandit` it did over the former linear copy 1
-        (`BoBLO`'s docstring).
+        `BoBLO(n_learners>1)`'s default learner had `later_features=128` from the eighth to
+        the fifteenth session (`onlineboost.boblo.FOURIER_LATER`): linear later copies add no
+        policy class to copy 1's (module docstring), these can; on the development streams
+        its aggregate never switched to them, on `streams.NonlinearBandit` it did over the
+        former linear copy 1 (`BoBLO`'s docstring). Its later copies are neighbours now
+        (`later_neighbours`).
     later_neighbours
         `None`, or $k \ge 1$: copies $2..N$ of a stack are k-nearest-neighbour regressors of
         their targets over the last `later_window` contexts, scaled by `later_shrink`

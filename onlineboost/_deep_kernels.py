@@ -1,9 +1,11 @@
-r"""`BoBLO(n_learners=N > 1)`'s default round as two compiled calls (numba), on the general
-path's own state arrays.
+r"""`BoBLO(n_learners=N > 1)`'s round over Fourier later copies as two compiled calls (numba), on
+the general path's own state arrays.
 
-The general round of `BoBLO(n_learners=5)` (the default learner
-`FeaturePolicy(**DEFAULT_LEARNER, **DEFAULT_LATER)`, the `"dr"` estimate, `aggregate="auto"`, i.e.
-`depth.FitLead`, the `RidgeMixture` loss model, BoBLO's own scaler) runs its heavy steps compiled
+The general round of `BoBLO(n_learners=5)` over the learner
+`FeaturePolicy(**DEFAULT_LEARNER, **FOURIER_LATER)` (N > 1's default from the eighth to the
+fifteenth session; since the sixteenth the default later copies are nearest neighbours, which
+the general path plays), the `"dr"` estimate, `aggregate="auto"`, i.e. `depth.FitLead`, the
+`RidgeMixture` loss model, BoBLO's own scaler) runs its heavy steps compiled
 (`learners._stack_kernels`, `onlineboost._boost_kernels`) but stitches them together with some
 200 Python and numpy calls a round. `pull_deep` and `update_deep` are the whole round, its steps
 transcribed in the order of the general path:

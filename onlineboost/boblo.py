@@ -627,8 +627,13 @@ class BoBLO(bandit.base.ContextualPolicy):
         `t0=None` keeps the temperature at 0.02): under `"dr"` it is handed the loss model and
         plays on it. `learners.RidgePolicy`, `learners.SoftmaxPolicy` and `learners.LinearOGD`
         also fit (they ignore the model). With `n_learners > 1` the default adds
-        `DEFAULT_LATER` (`later_features=128`): copies $2..N$ regress on 128 random Fourier
-        features of their own, copy 1 is unchanged.
+        `DEFAULT_LATER` (`later_neighbours=5, later_fit="residual"`): copies $2..N$ are
+        k-nearest-neighbour regressors (k = 5, shrink 0.5, the last 2,000 contexts;
+        `learners.neighbour_stack.NeighbourStack`) of what copy 1 and the earlier copies leave
+        of copy 1's target, copy 1 is unchanged. N > 1's default from the eighth to the
+        fifteenth session, later copies over 128 random Fourier features of their own, is
+        `FeaturePolicy(**DEFAULT_LEARNER, **FOURIER_LATER)` (its round runs compiled,
+        `onlineboost._deep_kernels`; the neighbours' runs the general path).
     n_learners
         $N$, as for `BoOCO`. With the default learner, $N > 1$ plays `BoBLO()`'s arms until a
         later stage fits the played losses better beyond noise (`depth.FitLead`): on the
@@ -674,12 +679,15 @@ class BoBLO(bandit.base.ContextualPolicy):
         $\tilde c^\top P_a \tilde c / 2$ once the arm knows the context's directions, instead of
         like its square root.
     aggregate
-        `"auto"` (the default): `"fit"` under `"dr"` with weak learners whose stacks give
-        vector `predicted_costs` (the default learner, `learners.FeaturePolicy`,
-        `learners.RidgePolicy`), else `"exp4"`; resolved once at construction (the
-        parameter stays `"auto"`). `"exp4"` (`exp4.LeadExp4` over the staged policies: the
-        first copy alone until a stage leads it beyond noise, then Exp4; the bandit face
-        under `"ips"` / `"dr"`),
+        `"auto"` (the default): under `"dr"` with weak learners whose stacks give vector
+        `predicted_costs` (`learners.FeaturePolicy`, `learners.RidgePolicy`), `"decision"`
+        where copies $2..N$ are nearest neighbours (the default learner's) and `"fit"`
+        otherwise; else `"exp4"`; resolved once at construction (the
+        parameter stays `"auto"`). `"decision"` (`depth.PlayLead`: the first copy alone until
+        a stage's greedy arms beat the first copy's where they differ, by the first copy's
+        own prediction, beyond noise; then that stage; the bandit face under `"dr"`),
+        `"exp4"` (`exp4.LeadExp4` over the staged policies: the first copy alone until a
+        stage leads it beyond noise, then Exp4; the bandit face under `"ips"` / `"dr"`),
         `"fit"` (`depth.FitLead`: the first copy alone until a stage's predicted costs fit
         the played arms' losses better beyond noise, then Exp4; the bandit face under
         `"dr"`, with weak learners whose stacks give `predicted_costs`, such as

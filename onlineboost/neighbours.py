@@ -1,9 +1,11 @@
 r"""A nearest-neighbour later stage for BoBLO, switched on by its decision lead (issue 13).
 
-`BoBLO(n_learners > 1)` stacks copies of its first copy's class (per-arm ridge over random
-Fourier features), and on the development streams no such stage plays better than the first
-copy. A *local* stage does: where the first copy misjudges an arm in some region of the
-contexts, it does so round after round, and the rounds that arm was played nearby show it
+Stages of `BoBLO`'s first copy's class (per-arm ridge over random Fourier features) play no
+better than the first copy on the development streams. A *local* stage does (since the
+sixteenth session `BoBLO(n_learners > 1)`'s own later copies are nearest neighbours of
+BoOCO's estimate, `learners.neighbour_stack`; this class is the two-stage booster that found
+it): where the first copy misjudges an arm in some region of the contexts, it does so round
+after round, and the rounds that arm was played nearby show it
 without any importance weight. `NeighbourBoBLO` boosts `BoBLO()` by one such stage:
 
 * **stage 1** is a `BoBLO` with one copy (the defaults by default). Its predicted costs $y(c)$
