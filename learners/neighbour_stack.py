@@ -99,7 +99,14 @@ class NeighbourStack:
         c = c[:p] if len(c) > p else self._column_fit(c)  # (unseen columns: not stored yet)
         d = ((self._C[:m] - c) ** 2).sum(axis=1)
         kk = min(self.k, m)
-        nearest = np.argsort(d, kind="stable")[:kk]  # (ties: the row stored first in the buffer)
+        if kk < m:  # the kk smallest in O(m), ties at the k-th distance to the rows stored first
+            # in the buffer: `np.argsort(d, kind="stable")[:kk]`'s rows, in its order
+            kth = np.partition(d, kk - 1)[kk - 1]
+            below = np.flatnonzero(d < kth)
+            nearest = np.concatenate([below, np.flatnonzero(d == kth)[:kk - len(below)]])
+            nearest = nearest[np.lexsort((nearest, d[nearest]))]
+        else:
+            nearest = np.argsort(d, kind="stable")
         out += self._G[nearest].sum(axis=0)
         out *= self.shrink / self.k
         return out
