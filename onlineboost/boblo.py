@@ -644,8 +644,11 @@ class BoBLO(bandit.base.ContextualPolicy):
     5.8x / 8.6x / 4.6x the decisions/s of river's tuned LinUCB on ImageSegments / digits /
     `LinearBandit`, 2.6x-7.4x LinUCB's at its defaults on the 17 held-out streams (below 3x on
     nine, with 2-10 context columns and two or three arms, where LinUCB's round is
-    cheapest); `BoBLO(n_learners=5)`'s round too (`onlineboost._deep_kernels`), 2.9x / 4.0x /
-    2.2x (`benchmarks/results/bandit_speed.md`, sixteenth session). The first `BoBLO` built
+    cheapest). `BoBLO(n_learners=5)` with its default neighbour later copies plays the
+    general (numpy) path, about 150-215 us a round (0.7x-1.6x tuned LinUCB's decisions/s);
+    over the Fourier later copies (`FOURIER_LATER`) its round is compiled too
+    (`onlineboost._deep_kernels`), 2.9x / 4.0x / 2.2x (`benchmarks/results/bandit_speed.md`,
+    `bandit_compare`'s interleaved table, sixteenth session). The first `BoBLO` built
     in a process loads the kernels from numba's cache (about 0.5 s) or compiles them (once
     per installation: about 15 s, 30 s with the N > 1 kernels), so that no round of a stream
     pays for it.
