@@ -382,8 +382,18 @@ same two kernels with the same numbers: the same arms, seed for seed, on the dev
 streams and on three held-out streams (seeds 0-1). About 1 us of Python less a round, one
 process alone on SEA (about 17.5 to 16 us; interleaved round by round with LinUCB and only the
 two of them, SEA / Sine / Mixed 2.34x / 2.39x / 2.39x before, 2.48x / 2.46x / 2.47x after, a
-shared machine's noise of the same order). The table above is measured with it: below 3x on 9
-of the 17 held-out streams (fifteenth session's run: 12), 2.57x at least (2.50x). The rest of
+shared machine's noise of the same order). Two runs this session with it: below 3x on 9 and
+on 10 of the 17 held-out streams, 2.57x and 2.48x at least (fifteenth session's run: 12, 2.50x);
+run to run the ratios move by about 0.1, so a stream near 3x falls on either side.
+
+**Sixteenth session: N > 1's neighbour later copies.** The table's `BoBLO(n_learners=5)` column
+is the new default (copies 2..5 nearest neighbours of what copy 1 leaves, `depth.PlayLead`;
+`bandit_compare`'s sixteenth-session paragraph): its round is the general path (numpy; the
+neighbour copies search the last 2,000 contexts, by partition since a first version's stable
+argsort cost twice as much), about 0.7x-1.5x tuned LinUCB's decisions/s, where the Fourier
+later copies' compiled round ran at 2.2x-4.2x (`deep_split` still times that configuration,
+`FOURIER_LATER`). Issue 13's speed target is `BoBLO()`'s; a compiled round for the
+neighbour copies is left for later. The rest of
 the gap is as the eleventh session found: a prototype that also skipped every check and the
 second `fits` reached 2.57x-2.66x on SEA / Sine / Bananas / Mixed, and the kernels' own calls
 are about 8 us a round of the 16 (3.2 us and 4.5 us, numba's dispatch of their 29 and 23

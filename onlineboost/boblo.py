@@ -308,7 +308,8 @@ eleventh session, with the drift detector, whose update is river's ADWIN, about 
 the tenth session's run, on another machine, 4.8x / 5.8x / 3.7x; the eighth session's
 64-feature learner 5.9x / 8.3x / 4.7x, the linear one before it 7.3x / 10.4x / 5.6x;
 sixteenth session, the round's constant arguments gathered once, `_kernels.Lane`, about 1 us
-of Python less: 5.8x / 8.6x / 4.6x, held-out 2.6x-7.4x, below 3x on nine).
+of Python less: 5.8x / 8.6x / 4.6x and 5.5x / 7.8x / 4.3x in two runs, held-out 2.5x-7.4x,
+below 3x on nine or ten).
 `BoBLO(n_learners=N > 1)`'s
 bandit round with the default learner (the `"dr"` estimate, `aggregate="auto"`, i.e.
 `FitLead`, a `RidgeMixture`, its own scaler or none) runs as two compiled calls too
@@ -641,9 +642,10 @@ class BoBLO(bandit.base.ContextualPolicy):
 
     **Speed.** `BoBLO()`'s bandit round runs compiled by numba (`onlineboost._kernels`: the
     numpy round's steps, equal to rounding, the same arms on the development streams):
-    5.8x / 8.6x / 4.6x the decisions/s of river's tuned LinUCB on ImageSegments / digits /
-    `LinearBandit`, 2.6x-7.4x LinUCB's at its defaults on the 17 held-out streams (below 3x on
-    nine, with 2-10 context columns and two or three arms, where LinUCB's round is
+    5.5x-5.8x / 7.8x-8.6x / 4.3x-4.6x the decisions/s of river's tuned LinUCB on ImageSegments
+    / digits / `LinearBandit` (two runs), 2.5x-7.4x LinUCB's at its defaults on the 17
+    held-out streams (below 3x on nine or ten, with 2-10 context columns and two or three
+    arms, where LinUCB's round is
     cheapest). `BoBLO(n_learners=5)` with its default neighbour later copies plays the
     general (numpy) path, about 150-215 us a round (0.7x-1.6x tuned LinUCB's decisions/s);
     over the Fourier later copies (`FOURIER_LATER`) its round is compiled too
