@@ -128,6 +128,12 @@ more slowly than a discount at an alarm, and it costs a little on stationary str
 SE 0.0006, on `NonlinearBandit`, seeds 105-124). LinUCB forgets nothing: after a switch it
 keeps playing what paid before.
 
+**Sixteenth session.** `BoBLO(n_learners=5)`'s later copies are nearest neighbours now, under
+`depth.PlayLead` (`bandit_compare`'s sixteenth-session paragraph); at an alarm their window is
+emptied (`NeighbourStack.discount`: its rows are of the former stream). Its row: 0.732 on the
+switching `NonlinearBandit`, against 0.713 with the Fourier later copies (which played
+`BoBLO()`'s arms there), the same as before on both `LinearBandit` streams (no switch).
+
 **Fifteenth session.** Every `BoBLO` row now plays with the count bonus (`count_bonus="auto"`;
 `bandit_compare`'s fifteenth-session paragraph), and an alarm divides the bonus's play counts by
 `drift_discount` too, as it does the models' information (the past counts 1/100), so that the

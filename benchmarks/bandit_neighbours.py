@@ -234,10 +234,11 @@ model is the played arm's importance-weighted residual, 0 elsewhere, before the 
 So a k-nearest-neighbour weak learner of cost vectors, stacked as `BoBLO`'s copies $2..N$, is the
 candidate for making `BoBLO(n_learners=N)` itself gain (target 2), with a decision-lead
 aggregate over its stages (`FitLead`'s squared error does not see the neighbours' gain on
-digits, fourteenth session). Not built this session: it needs the learner (`learners/`,
-stacked, bounded window), the boosted stack over two learner classes, an N-stage decision
-lead in `depth`, N > 1's compiled round, and the defaults re-chosen by the rules; left for the
-next session with these figures as its starting point.
+digits, fourteenth session). Built in the same session, from these figures: the learner
+(`learners.neighbour_stack.NeighbourStack`, `FeaturePolicy(later_neighbours=k)`), the N-stage
+decision lead (`depth.PlayLead`, `aggregate="decision"`), adopted as N > 1's default by the rule
+in `bandit_compare`'s sixteenth-session paragraph (its round is the general path: a compiled
+one is left for later).
 
 *Inside `BoBLO` itself* (scratch, seeds 100-109): copies $2..N$ as k-NN regressors (k = 5,
 shrink 0.5, every round's context, the last 2,000 rounds) of their residual targets in the
@@ -246,8 +247,11 @@ the default's (the same seeds, so the same arms until a switch), `FitLead` as th
 `BoBLO(n_learners=2)` switches on all 10 seeds of ImageSegments for +0.0015 (SE 0.0004), on none
 of digits or `LinearBandit` (0), and on all 10 of `NonlinearBandit` for +0.016 (SE 0.010);
 N = 5 +0.0007 / 0 / 0 / +0.015. So the class is right but `FitLead`'s squared error still does
-not see the gain on digits, and after its switch Exp4 spreads the play over the stages: the
-next step is the N-stage decision lead named above.
+not see the gain on digits, and after its switch Exp4 spreads the play over the stages. With
+the N-stage decision lead instead (`depth.PlayLead`, scratch, seeds 100-109): N = 2 +0.0042
+(SE 0.0009) / +0.0021 (SE 0.0008) / 0 / +0.0125, N = 5 +0.0045 / +0.0038 / 0 / +0.0080,
+switching on every seed of ImageSegments, digits and `NonlinearBandit` and on none of
+`LinearBandit`: the configuration that became N > 1's default.
 
 
 **Fifteenth session.** The tables above are measured over `BoBLO()` with its count bonus

@@ -1,4 +1,5 @@
-r"""FitLead: choose a booster's depth by how well its stages predict the observed losses.
+r"""Choose a booster's depth from what the bandit reveals: `FitLead` by how well its stages
+predict the observed losses, `PlayLead` by whether their decisions beat the first stage's.
 
 A booster's stages $j = 0..M-1$ each play a law $\pi^j_t$ over $k$ arms built from a cost
 model $\hat y_{j,t} \in \mathbb R^k$ (BoBLO's residual stack: the loss model plus the summed
@@ -8,10 +9,15 @@ the played arm** is observed, with no importance weight. `FitLead` plays expert 
 stage) exactly until some stage is a better online regression of the played arms' losses than
 stage 0 beyond noise, a time-uniform test with no $1/\pi^0$ in it: its margin stays small
 when a greedy first stage rarely plays the arms a later stage would, where `exp4.LeadExp4`'s
-importance weighted margin explodes (issue 13). It is `BoBLO(n_learners>1)`'s default aggregate
-(`aggregate="auto"` under the `"dr"` estimator with weak learners whose stacks predict costs,
-such as the default one, whose annealed first copy `LeadExp4` never switches away from on
-`streams.NonlinearBandit`; issue 13, sixth session).
+importance weighted margin explodes (issue 13). It is `BoBLO(n_learners>1)`'s
+`aggregate="auto"` under the `"dr"` estimator with weak learners whose stacks predict costs
+(from the sixth session, where `LeadExp4` never switched away from the annealed first copy on
+`streams.NonlinearBandit`, to the fifteenth, the default's too).
+
+`PlayLead` tests decisions instead (`DecisionLead`, the test of `onlineboost.NeighbourBoBLO`,
+one per stage): since the sixteenth session it is what `aggregate="auto"` gives the default
+learner's nearest-neighbour later copies, whose gain on issue 13's digits stream a regression
+test does not see.
 """
 
 from __future__ import annotations
