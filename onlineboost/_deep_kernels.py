@@ -58,9 +58,12 @@ does.
 Examples
 --------
 >>> import numpy as np
+>>> from learners import FeaturePolicy
 >>> from onlineboost import BoBLO
+>>> from onlineboost.boblo import DEFAULT_LEARNER, FOURIER_LATER
 >>> rng = np.random.default_rng(0)
->>> fast, slow = BoBLO(seed=0, n_learners=3), BoBLO(seed=0, n_learners=3)
+>>> fourier = lambda: FeaturePolicy(**DEFAULT_LEARNER, **FOURIER_LATER)  # (the Fourier copies)
+>>> fast, slow = BoBLO(fourier(), seed=0, n_learners=3), BoBLO(fourier(), seed=0, n_learners=3)
 >>> slow._DEEP = False  # (the general path)
 >>> same = True
 >>> for t in range(300):
