@@ -146,3 +146,25 @@ def test_boblo_n5_default_on_a_linear_stream_never_leaves_boblo():
     one, five = BoBLO(seed=2), BoBLO(n_learners=5, seed=2)
     play_alike(one, five, stream, 800, rtol=1e-9)
     assert isinstance(five.exp4, PlayLead) and five.exp4.switch_round is None
+
+
+def test_pickles_mid_stream_play_on_as_the_original_before_and_after_the_switch():
+    """`BoBLO(n_learners=3)` with its neighbour copies, pickled before its decision lead
+    passes and again after: each copy plays the original's arms and laws from there on."""
+    stream = NonlinearBandit(seed=3, n_rounds=3000)
+    policy = BoBLO(n_learners=3, seed=3)
+    twins, marks = [], []
+    for t, (context, arms) in enumerate(stream):
+        if t == 300 or (policy.exp4 is not None and policy.exp4.switch_round is not None
+                        and len(twins) == 1):
+            twins.append(pickle.loads(pickle.dumps(policy)))
+            marks.append(t)
+        arm = policy.pull(arms, context)
+        for twin in twins:
+            assert twin.pull(arms, context) == arm
+            np.testing.assert_array_equal(twin.arm_probabilities, policy.arm_probabilities)
+        reward = stream.reward(arm)
+        for p in (policy, *twins):
+            p.update(arm, context, reward)
+    assert len(twins) == 2 and marks[1] < 2900  # (the second pickle: after the switch)
+    assert twins[0].exp4.switch_round == policy.exp4.switch_round is not None
