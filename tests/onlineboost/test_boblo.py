@@ -252,9 +252,10 @@ BAD_UPDATES = [("zz", "arm_id"), ([0], "arm_id"), ({"a": 1}, "arm_id"),
 
 @pytest.mark.parametrize("make", [
     lambda: BoBLO(seed=1),
+    lambda: BoBLO(n_learners=3, seed=1),  # (the neighbour later copies, PlayLead)
     lambda: BoBLO(learners.SoftmaxPolicy(lr=0.5), n_learners=2, estimator="ips", seed=1),
     lambda: BoBLO(learners.LinearOGD(), n_learners=2, estimator="paper", seed=1),
-], ids=["defaults", "softmax-ips", "ogd-paper-river-scaler"])
+], ids=["defaults", "defaults-n3", "softmax-ips", "ogd-paper-river-scaler"])
 def test_bad_input_raises_naming_it_and_changes_nothing(make):
     """Every refusal is a ValueError naming context / arm_id / reward, and the pickled state
     is byte-identical before and after; the run then goes on exactly as an untouched twin's."""
