@@ -438,7 +438,7 @@ def _reward_range(value) -> tuple[float, float]:
     return low, high
 
 
-def _warm(n_learners: int = 1) -> bool:
+def _warm(n_learners: int = 1, deep: bool = True) -> bool:
     """Load the compiled rounds' kernels into this process, or compile them the first time
     after an install or a change of their files, once each: `BoBLO` calls it when it is built,
     so that no stream's first rounds pay for it (`BoBLO()`'s `onlineboost._kernels`, and
@@ -450,7 +450,10 @@ def _warm(n_learners: int = 1) -> bool:
     throwaway policies a few rounds past the scaler's warm-up on a synthetic stream, `BoBLO()`
     on a penalty mixture and on a single penalty (and `BoBLO(n_learners=3)`), so every kernel
     is called with the very argument types of a real round; nothing else moves (they own their
-    random generators). True if this call did any of the work."""
+    random generators). `deep`: with `n_learners > 1`, whether the policy's later copies are
+    ones the compiled N > 1 round covers (`FOURIER_LATER`; the default neighbour copies play the
+    general path, whose compiled pieces alone are loaded for them). True if this call did any
+    of the work."""
     if not _kernels.AVAILABLE:
         return False
     rng = np.random.default_rng(0)
@@ -460,10 +463,16 @@ def _warm(n_learners: int = 1) -> bool:
         _WARMED.add("one")
         plays += [BoBLO(model_l2=(1.0, 100.0), seed=0), BoBLO(model_l2=20.0, seed=0)]
     if n_learners > 1 and "boost" not in _WARMED and _boost_kernels.AVAILABLE:
-        _WARMED.add("boost")
+        _WARMED.add("boost")  # (the general path's pieces: the default's neighbour copies)
         plays.append(BoBLO(n_learners=3, seed=0))
         out = np.empty((2, 2))  # (the stages' projection: only on a rounding residue below 0)
         _boost_kernels.project_rows(np.array([[0.6, -0.1], [0.5, 0.5]]), out)
+    if n_learners > 1 and deep and "deep" not in _WARMED and _boost_kernels.AVAILABLE:
+        _WARMED.add("deep")  # (the compiled round of the Fourier later copies)
+        import learners
+
+        plays.append(BoBLO(learners.FeaturePolicy(**DEFAULT_LEARNER, **FOURIER_LATER),
+                           n_learners=3, seed=0))
     for policy in plays:  # the warm-up kernels, then the usual round's
         for _ in range(scaling.WARMUP + 3):
             context = {"a": float(rng.normal()), "b": float(rng.normal())}
@@ -473,7 +482,7 @@ def _warm(n_learners: int = 1) -> bool:
 
 
 #: the kernel families `_warm` has loaded into this process ("one": `BoBLO()`'s round,
-#: "boost": the N > 1 round's)
+#: "boost": the N > 1 general path's pieces, "deep": the compiled N > 1 round's)
 _WARMED: set = set()
 
 
@@ -930,7 +939,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         if decision_set is not None:
             self._set_booco(proto, bandit_face=False)
         if self._JIT and estimator == "dr":  # (rounds it may compile)
-            _warm(n_learners)  # once per process: not inside the first stream's rounds
+            # once per process: not inside the first stream's rounds
+            _warm(n_learners, deep=not self._local_stages(proto))
         self._pending = None  # (context, x, arm index, X, p, explored)
         self._rounds = 0  # rounds learnt from (the "sqrt" schedule of `implicit`)
         self._last_cost = None

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from learners import FeaturePolicy
 from onlineboost import _kernels
+from onlineboost.boblo import DEFAULT_LEARNER
 
 pytestmark = pytest.mark.skipif(not _kernels.AVAILABLE, reason="numba is not installed")
 
@@ -52,13 +54,17 @@ def signatures(kernels):
     return {n: sorted(map(str, f.signatures)) for n, f in kernels.items()}
 
 before = signatures({**entry, **boost})
-# (the compiled N > 1 round covers the Fourier later copies, the N > 1 default until the
-# sixteenth session; the default neighbour copies play the general path)
-boblo.DEFAULT_LATER = boblo.FOURIER_LATER
 first = BoBLO(seed=1)
 after_build = signatures(entry)
 boost_untouched = not any(signatures(boost).values())
 again = boblo._warm()  # (done: False)
+# the default N > 1 (neighbour later copies, the general path) leaves the compiled round alone
+neighbours = BoBLO(seed=1, n_learners=5)
+deep_only = {n: f for n, f in dispatchers(_deep_kernels).items() if n not in entry}
+neighbours_deep_untouched = not any(signatures(deep_only).values())
+# from here on the Fourier later copies (the N > 1 default until the fifteenth session), which
+# the compiled N > 1 round covers
+boblo.DEFAULT_LATER = boblo.FOURIER_LATER
 five = BoBLO(seed=1, n_learners=5)
 after_five = signatures(boost)
 again_five = boblo._warm(5)
@@ -98,7 +104,8 @@ deep.append(policy._deep and policy.exp4.mixing)
 print(json.dumps(dict(before=before, after_build=after_build, after_play=signatures(entry),
                       boost_untouched=boost_untouched, after_five=after_five,
                       after_five_play=signatures(boost), again=again, again_five=again_five,
-                      jit=jit, deep=deep)))
+                      jit=jit, deep=deep,
+                      neighbours_deep_untouched=neighbours_deep_untouched)))
 """
 
 
@@ -127,6 +134,8 @@ def test_building_an_n_learners_boblo_loads_the_boosters_kernels_too(report):
             "onlineboost._deep_kernels.update_deep"} <= set(report["after_five"])
     assert all(report["deep"])  # (the compiled round played them, after a switch too)
     assert report["boost_untouched"]
+    # the default N > 1 (neighbour later copies) does not load the compiled N > 1 round
+    assert report["neighbours_deep_untouched"]
     assert all(report["after_five"].values()), report["after_five"]
     assert report["after_five_play"] == report["after_five"]
 
@@ -141,7 +150,7 @@ def test_policies_the_tests_keep_on_numpy_do_not_warm(monkeypatch):
     calls = []
     from onlineboost import BoBLO, boblo
 
-    monkeypatch.setattr(boblo, "_warm", lambda n=1: calls.append(n))
+    monkeypatch.setattr(boblo, "_warm", lambda n=1, deep=True: calls.append((n, deep)))
 
     monkeypatch.setattr(BoBLO, "_JIT", False)
     BoBLO()
@@ -150,5 +159,6 @@ def test_policies_the_tests_keep_on_numpy_do_not_warm(monkeypatch):
     BoBLO(estimator="ips")
     assert calls == []
     BoBLO()
-    BoBLO(n_learners=3)
-    assert calls == [1, 3]
+    BoBLO(n_learners=3)  # (neighbour later copies: not the compiled N > 1 round's)
+    BoBLO(FeaturePolicy(**DEFAULT_LEARNER, **boblo.FOURIER_LATER), n_learners=3)
+    assert calls == [(1, True), (3, False), (3, True)]
