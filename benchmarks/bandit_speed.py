@@ -334,10 +334,11 @@ def main(argv=None):
                 f"installation and source change; numba's own start-up included), "
                 f"{cached:.2f} s to load them from numba's cache in any later process "
                 f"(`compile_times`: fresh processes, an empty cache directory); the first "
-                f"`BoBLO(n_learners=5)` built loads its own kernels too "
-                f"(`learners._stack_kernels`, `onlineboost._boost_kernels`, "
-                f"`onlineboost._deep_kernels`): {first5:.1f} s and {cached5:.2f} s for all "
-                f"four families.")
+                f"`BoBLO(n_learners=5)` built (its default neighbour later copies, the "
+                f"general path) loads the general path's compiled pieces too "
+                f"(`learners._stack_kernels`, `onlineboost._boost_kernels`): {first5:.1f} s and "
+                f"{cached5:.2f} s for the three families (over the Fourier later copies it also "
+                f"loads `onlineboost._deep_kernels`, the compiled N > 1 round).")
     print(compiled)
     print(f"{time.time() - tic:.0f} s")
     if args.quick:
@@ -382,9 +383,11 @@ same two kernels with the same numbers: the same arms, seed for seed, on the dev
 streams and on three held-out streams (seeds 0-1). About 1 us of Python less a round, one
 process alone on SEA (about 17.5 to 16 us; interleaved round by round with LinUCB and only the
 two of them, SEA / Sine / Mixed 2.34x / 2.39x / 2.39x before, 2.48x / 2.46x / 2.47x after, a
-shared machine's noise of the same order). Two runs this session with it: below 3x on 9 and
-on 10 of the 17 held-out streams, 2.57x and 2.48x at least (fifteenth session's run: 12, 2.50x);
-run to run the ratios move by about 0.1, so a stream near 3x falls on either side.
+shared machine's noise of the same order). Three runs this session with it: below 3x on 9, 10
+and 10 of the 17 held-out streams, 2.57x, 2.48x and 2.58x at least (fifteenth session's run: 12,
+2.50x); run to run the ratios move by about 0.1, so a stream near 3x falls on either side.
+`NeighbourBoBLO()` on `LinearBandit` fell to 2.81x-2.87x in the two runs with the neighbour
+N = 5 in the same loop (3.06x in the first).
 
 **Sixteenth session: N > 1's neighbour later copies.** The table's `BoBLO(n_learners=5)` column
 is the new default (copies 2..5 nearest neighbours of what copy 1 leaves, `depth.PlayLead`;
