@@ -82,7 +82,7 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
 
     _njit_sum = _njit
 
-__all__ = ["AVAILABLE", "boost_predict", "learn", "predict", "rank_one"]
+__all__ = ["AVAILABLE", "boost_predict", "learn", "nearest", "predict", "rank_one"]
 
 _SQRT2 = math.sqrt(2.0)
 
@@ -244,6 +244,37 @@ def _pairwise_sum(a):
         res += a[i]
         i += 1
     return res
+
+
+@_njit
+def nearest(C, m, c, k, idx, dist, row):
+    """`learners.neighbour_stack.NeighbourStack`'s neighbours: the (at most) `k` rows of
+    `C[:m]` nearest to `c`, their indices into `idx` in increasing distance, ties by row
+    (`np.argsort(d, kind="stable")[:k]`), their distances into `dist`; returns how many.
+    The distances are numpy's `((C[:m] - c) ** 2).sum(axis=1)`, the same floats (the squares
+    into the scratch `row`, of `c`'s length, then numpy's pairwise sum; at most 128 columns)."""
+    p = c.shape[0]
+    kk = 0
+    for i in range(m):
+        Ci = C[i]
+        for j in range(p):
+            x = Ci[j] - c[j]
+            row[j] = x * x
+        d = _pairwise_sum(row)
+        if kk < k:
+            pos = kk
+            kk += 1
+        elif d < dist[kk - 1]:
+            pos = kk - 1
+        else:
+            continue
+        while pos > 0 and d < dist[pos - 1]:
+            dist[pos] = dist[pos - 1]
+            idx[pos] = idx[pos - 1]
+            pos -= 1
+        dist[pos] = d
+        idx[pos] = i
+    return kk
 
 
 @_njit

@@ -44,6 +44,7 @@ import numpy as np
 
 from onlineboost._checks import check_int, check_real
 
+from . import _stack_kernels
 from ._features import check_simplex
 
 __all__ = ["NeighbourStack"]
@@ -54,6 +55,8 @@ class NeighbourStack:
     docstring)."""
 
     validates_x = False  # (its owner, the boosted stack, validates)
+    #: (a switch for the tests: False runs the numpy search; off without numba)
+    _COMPILED = _stack_kernels.AVAILABLE
     link = "softmax"
     _JIT = False  # (no compiled predict: `FeaturePolicyBoostStack` takes its numpy path)
     _shared = True
@@ -97,16 +100,22 @@ class NeighbourStack:
             return out
         p = self._C.shape[1]
         c = c[:p] if len(c) > p else self._column_fit(c)  # (unseen columns: not stored yet)
-        d = ((self._C[:m] - c) ** 2).sum(axis=1)
-        kk = min(self.k, m)
-        if kk < m:  # the kk smallest in O(m), ties at the k-th distance to the rows stored first
-            # in the buffer: `np.argsort(d, kind="stable")[:kk]`'s rows, in its order
-            kth = np.partition(d, kk - 1)[kk - 1]
-            below = np.flatnonzero(d < kth)
-            nearest = np.concatenate([below, np.flatnonzero(d == kth)[:kk - len(below)]])
-            nearest = nearest[np.lexsort((nearest, d[nearest]))]
+        if self._COMPILED and p <= 128:  # (the same rows, in the same order, as below)
+            idx, dist = np.empty(self.k, dtype=np.int64), np.empty(self.k)
+            c = np.ascontiguousarray(c, dtype=np.float64)
+            nearest = idx[:_stack_kernels.nearest(self._C, m, c, self.k, idx, dist,
+                                                  np.empty(p))]
         else:
-            nearest = np.argsort(d, kind="stable")
+            d = ((self._C[:m] - c) ** 2).sum(axis=1)
+            kk = min(self.k, m)
+            if kk < m:  # the kk smallest in O(m), ties at the k-th distance to the rows stored
+                # first in the buffer: `np.argsort(d, kind="stable")[:kk]`'s rows, in its order
+                kth = np.partition(d, kk - 1)[kk - 1]
+                below = np.flatnonzero(d < kth)
+                nearest = np.concatenate([below, np.flatnonzero(d == kth)[:kk - len(below)]])
+                nearest = nearest[np.lexsort((nearest, d[nearest]))]
+            else:
+                nearest = np.argsort(d, kind="stable")
         out += self._G[nearest].sum(axis=0)
         out *= self.shrink / self.k
         return out

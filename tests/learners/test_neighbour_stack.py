@@ -11,7 +11,7 @@ import pickle
 import numpy as np
 import pytest
 
-from learners import FeaturePolicy
+from learners import FeaturePolicy, _stack_kernels
 from learners.feature_policy import FeaturePolicyBoostStack
 from learners.neighbour_stack import NeighbourStack
 from onlineboost import sets
@@ -34,11 +34,13 @@ def _brute(rows, c, k, shrink, window, n, d):
     return shrink * sum(kept[i][1] for i in order) / k
 
 
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "numpy"])
 @pytest.mark.parametrize("k, window", [(1, 50), (3, 7), (5, 2000)])
-def test_predictions_are_the_brute_force_neighbours_mean(k, window):
+def test_predictions_are_the_brute_force_neighbours_mean(k, window, compiled):
     rng = np.random.default_rng(k)
     n, d = 2, 3
     stack = NeighbourStack(n, sets.Simplex(d), k=k, shrink=0.7, window=window)
+    stack._COMPILED = compiled and _stack_kernels.AVAILABLE
     rows = []
     for t in range(60):
         p = 2 if t < 20 else 3  # (a column appears at round 20)
@@ -52,6 +54,32 @@ def test_predictions_are_the_brute_force_neighbours_mean(k, window):
     for c in (np.array([0.3, -0.2]), np.array([0.1, 0.2, 0.3, 9.0])):
         np.testing.assert_allclose(stack.predicted_costs(c),
                                    _brute(rows, c, k, 0.7, window, n, d), atol=1e-12)
+
+
+@pytest.mark.skipif(not _stack_kernels.AVAILABLE, reason="numba is not installed")
+@pytest.mark.parametrize("p", [1, 7, 8, 9, 16, 17, 64, 65, 128, 129])
+def test_the_compiled_search_is_numpys_to_the_bit(p):
+    """`_stack_kernels.nearest`: numpy's distances (its pairwise sum of the squares), the same
+    rows in the same order as a stable argsort, ties included (rounded contexts); beyond 128
+    columns the numpy search runs. The predictions agree bit for bit."""
+    rng = np.random.default_rng(p)
+    fast = NeighbourStack(3, sets.Simplex(4), k=6, shrink=0.5, window=300)
+    slow = NeighbourStack(3, sets.Simplex(4), k=6, shrink=0.5, window=300)
+    slow._COMPILED = False
+    for t in range(400):
+        c = rng.normal(size=p).round(1)
+        if t % 7 == 1 and p <= 128:  # (after the first row gave the buffer its columns)
+            m = min(fast._stored, fast.window)
+            d = ((fast._C[:m] - c) ** 2).sum(axis=1)
+            idx, dist = np.empty(6, dtype=np.int64), np.empty(6)
+            kk = _stack_kernels.nearest(fast._C, m, c, 6, idx, dist, np.empty(p))
+            order = np.argsort(d, kind="stable")[:6]
+            np.testing.assert_array_equal(idx[:kk], order)
+            np.testing.assert_array_equal(dist[:kk], d[order])
+        assert np.array_equal(fast.predicted_costs(c), slow.predicted_costs(c))
+        G = rng.normal(size=(3, 4))
+        fast.learn_vector(c, G)
+        slow.learn_vector(c, G)
 
 
 def test_fewer_stored_rounds_than_k_shrink_toward_zero_and_none_predicts_zero():
