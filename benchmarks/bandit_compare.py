@@ -2216,9 +2216,10 @@ the former default is the row "over Fourier later copies" (its figures from this
 full run). Evaluation seeds 0-4: 0.892 / 0.879 / 0.669 against `BoBLO()`'s 0.886 / 0.876 / 0.669;
 `NonlinearBandit` 0.719 (switches on all five seeds, rounds 1,010-1,537) against 0.713 for
 `BoBLO()` and the former N = 5. On 30 evaluation seeds (`bandit_wide`): +0.0053 (SE 0.0006) /
-+0.0032 (SE 0.0004) / 0. Its round is the general path (numpy; the neighbour copies search the
-last 2,000 contexts): 0.99x / 1.57x / 0.73x tuned LinUCB's decisions/s in the interleaved table,
-where the Fourier N = 5's compiled round runs at 2.71x / 4.16x / 2.21x.
++0.0032 (SE 0.0004) / 0. Its round is the general path (numpy; the neighbour copies' search of
+the last 2,000 contexts compiled, `learners._stack_kernels.nearest`): 1.30x / 1.95x / 0.87x
+tuned LinUCB's decisions/s in the interleaved table (0.99x / 1.57x / 0.73x with the search in
+numpy), where the Fourier N = 5's compiled round runs at 2.60x / 3.83x / 2.04x.
 
 **Sixteenth session: every row re-measured.** The whole benchmark ran again in one run
 (`vowpalwabbit` 9.11 installed for it): every row's rewards and decisions/s, the interleaved

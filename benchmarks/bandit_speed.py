@@ -383,19 +383,21 @@ same two kernels with the same numbers: the same arms, seed for seed, on the dev
 streams and on three held-out streams (seeds 0-1). About 1 us of Python less a round, one
 process alone on SEA (about 17.5 to 16 us; interleaved round by round with LinUCB and only the
 two of them, SEA / Sine / Mixed 2.34x / 2.39x / 2.39x before, 2.48x / 2.46x / 2.47x after, a
-shared machine's noise of the same order). Three runs this session with it: below 3x on 9, 10
-and 10 of the 17 held-out streams, 2.57x, 2.48x and 2.58x at least (fifteenth session's run: 12,
+shared machine's noise of the same order). Four runs this session with it: below 3x on 9, 10,
+10 and 10 of the 17 held-out streams, 2.48x-2.58x at least (fifteenth session's run: 12,
 2.50x); run to run the ratios move by about 0.1, so a stream near 3x falls on either side.
-`NeighbourBoBLO()` on `LinearBandit` fell to 2.81x-2.87x in the two runs with the neighbour
+`NeighbourBoBLO()` on `LinearBandit` ran at 2.81x-2.96x in the three runs with the neighbour
 N = 5 in the same loop (3.06x in the first).
 
 **Sixteenth session: N > 1's neighbour later copies.** The table's `BoBLO(n_learners=5)` column
 is the new default (copies 2..5 nearest neighbours of what copy 1 leaves, `depth.PlayLead`;
-`bandit_compare`'s sixteenth-session paragraph): its round is the general path (numpy; the
-neighbour copies search the last 2,000 contexts, by partition since a first version's stable
-argsort cost twice as much), about 0.7x-1.5x tuned LinUCB's decisions/s, where the Fourier
-later copies' compiled round ran at 2.2x-4.2x (`deep_split` still times that configuration,
-`FOURIER_LATER`). Issue 13's speed target is `BoBLO()`'s; a compiled round for the
+`bandit_compare`'s sixteenth-session paragraph): its round is the general path (numpy), the
+neighbour copies' search of the last 2,000 contexts compiled (`learners._stack_kernels.nearest`,
+numpy's distances to the bit; first a stable argsort, then a partition, about twice and once
+this search's cost in numpy): 1.31x / 2.09x / 0.95x tuned LinUCB's decisions/s in this table
+(0.7x-1.5x with the numpy search), where the Fourier later copies' compiled round runs at
+2.0x-4.2x (`deep_split` still times that configuration, `FOURIER_LATER`). Issue 13's speed
+target is `BoBLO()`'s; a compiled round for the
 neighbour copies is left for later. The rest of
 the gap is as the eleventh session found: a prototype that also skipped every check and the
 second `fits` reached 2.57x-2.66x on SEA / Sine / Bananas / Mixed, and the kernels' own calls

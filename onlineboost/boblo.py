@@ -656,7 +656,7 @@ class BoBLO(bandit.base.ContextualPolicy):
     held-out streams (below 3x on nine or ten, with 2-10 context columns and two or three
     arms, where LinUCB's round is
     cheapest). `BoBLO(n_learners=5)` with its default neighbour later copies plays the
-    general (numpy) path, about 150-215 us a round (0.7x-1.6x tuned LinUCB's decisions/s);
+    general (numpy) path, about 125-165 us a round (0.9x-2.1x tuned LinUCB's decisions/s);
     over the Fourier later copies (`FOURIER_LATER`) its round is compiled too
     (`onlineboost._deep_kernels`), 2.9x / 4.0x / 2.2x (`benchmarks/results/bandit_speed.md`,
     `bandit_compare`'s interleaved table, sixteenth session). The first `BoBLO` built
