@@ -395,10 +395,16 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float,
             float(ext.delta), ext.kappa, running, cost)
         if not status:
             return None
+    return _learnt(booco, model, copies, running, kappa, cost)
+
+
+def _learnt(booco, model, copies, running: bool, kappa, cost):
+    """Every update's last steps, once its kernel has learnt the round: the caches that the
+    round made stale dropped, the learner's clock stepped, kappa stored; returns `cost`."""
     model._last = None  # (its cache of the last context: the model moved)
     copies._t += 1  # (the learner's clock, as its `learn_vector` keeps it)
     if running:
-        ext.kappa = booco._kappa = kappa
+        booco._ext.kappa = booco._kappa = kappa
     return cost
 
 
@@ -420,11 +426,7 @@ def _update_lane(lane: Lane, x, arm: int, loss: float, prob: float, implicit: fl
     lane.cum = cum
     model._theta = None
     copies._round = None  # (its cache of the round's features and raw costs: Theta moved)
-    model._last = None  # (its cache of the last context: the model moved)
-    copies._t += 1  # (the learner's clock, as its `learn_vector` keeps it)
-    if running:
-        ext.kappa = booco._kappa = kappa
-    return cost
+    return _learnt(booco, model, copies, running, kappa, cost)
 
 
 @_njit
