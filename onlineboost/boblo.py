@@ -123,6 +123,18 @@ digits / `LinearBandit` (N = 2: +0.0036 / +0.0023 / 0), `NonlinearBandit` -0.000
 against the former N = 5: adopted. On the evaluation seeds 0-29 (`benchmarks/bandit_wide.py`)
 +0.0053 (SE 0.0006) / +0.0032 (SE 0.0004) / 0. The Fourier later copies stay one argument
 away, `FeaturePolicy(**DEFAULT_LEARNER, **FOURIER_LATER)` (with their compiled round).
+**The switch checked (seventeenth session).** `PlayLead`'s switch trusts the first copy's
+prediction for the stage's arm; on the held-out Bananas stream a switch went to a stage that
+played worse (-0.012), so since then the switch is checked by observed losses alone
+(`depth.PlayLead(revert=True)`) and undone where the stage loses more. The rule, stated
+before its run (Bananas is no evidence for it): on tuning seeds 100-119 not below the
+unchecked N = 5 by more than two paired SE on any development stream (mean >= -0.001), still
+above `BoBLO()` beyond two SE on two, and on `NonlinearBandit` (seeds 100-104) not below by
+more than 0.01. Measured: no revert on the development streams (the same arms), one on
+`NonlinearBandit` (seed 104, +0.011 there; +0.0021 in the mean): adopted. On the 17
+held-out streams it never fires (the same rewards; Bananas still -0.012: there, seeds 0-4,
+the stage's observed loss where the two differ, 0.47-0.57, is below the first copy's before
+the switch, 0.54-0.74, so what N = 5 loses there it loses elsewhere).
 **The play law.** The temperature anneals because Boltzmann exploration at a fixed temperature
 keeps a fixed share of probability off the cheapest-looking arm forever
 (`learners.feature_policy`). The other laws are one argument away (`learners.FeaturePolicy`'s
@@ -577,9 +589,13 @@ class BoBLO(bandit.base.ContextualPolicy):
       until on the rounds where its greedy arm is played and a stage's greedy arm differs,
       the observed losses exceed the first copy's own predictions for the stage's arms by
       more than a Hoeffding-Ville margin ($\delta = 0.05$ shared by the stages; the first 250
-      rounds not counted); then that stage, for good. If no stage's arms are better in that
-      sense, the switch happens with probability at most $\delta$; after it no regret bound
-      is claimed.
+      rounds not counted); then that stage, checked: where the stage's greedy arm is played
+      and the first copy's differs, if its observed losses exceed the first copy's mean
+      observed loss there before the switch by more than two margins (each at $\delta/2$),
+      the first copy plays again, for good (`PlayLead(revert=True)`, since issue 13's
+      seventeenth session). If no stage's arms are better in that sense, the switch happens
+      with probability at most $\delta$; if the stage is no worse where they differ, the
+      revert with probability at most $\delta$; no regret bound is claimed after the switch.
     * `"fit"` (`onlineboost.depth.FitLead`; what `"auto"` gives other cost-predicting stacks,
       such as Fourier later copies, `FOURIER_LATER`): the
       first copy alone, exactly (the same floats and draws as $N = 1$), until some stage's
@@ -733,7 +749,9 @@ class BoBLO(bandit.base.ContextualPolicy):
         otherwise; else `"exp4"`; resolved once at construction (the
         parameter stays `"auto"`). `"decision"` (`depth.PlayLead`: the first copy alone until
         a stage's greedy arms beat the first copy's where they differ, by the first copy's
-        own prediction, beyond noise; then that stage; the bandit face under `"dr"`),
+        own prediction, beyond noise; then that stage, back to the first copy if the
+        stage's observed losses where they differ exceed the first copy's there; the bandit
+        face under `"dr"`),
         `"exp4"` (`exp4.LeadExp4` over the staged policies: the first copy alone until a
         stage leads it beyond noise, then Exp4; the bandit face under `"ips"` / `"dr"`),
         `"fit"` (`depth.FitLead`: the first copy alone until a stage's predicted costs fit
@@ -1002,7 +1020,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                       else FitLead(n_experts, d, prior, then=self._FIT_THEN,
                                    anchor=self._FIT_ANCHOR)
                       if aggregating and aggregate == "fit"
-                      else PlayLead(n_experts, d, prior)
+                      else PlayLead(n_experts, d, prior, revert=self._PLAY_REVERT)
                       if aggregating and aggregate == "decision" else None)
         # (both take every stage's predicted costs and the loss model's)
         self._fit = isinstance(self._exp4, (FitLead, PlayLead))
@@ -1031,6 +1049,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     _FIT_THEN = "exp4"
     #: the law under which `aggregate="fit"` anchors the stages' costs (`FitLead`'s `anchor`)
     _FIT_ANCHOR = "uniform"
+    #: whether `aggregate="decision"` checks its switch and reverts (`PlayLead`'s `revert`)
+    _PLAY_REVERT = True
     _fit = False  # (policies pickled before `aggregate="fit"`)
     # (policies pickled before `reward_range`: rewards in [0, 1])
     reward_range = (0.0, 1.0)

@@ -341,7 +341,16 @@ class PlayLead:
     confidence shared among the $M - 1$ stages). No importance weight enters: the loss of the
     played arm is seen whatever its probability. The first round on which some stage's lead
     reaches its Hoeffding-Ville margin, the stage whose lead exceeds it most plays from then
-    on (its own law, `advice[j]`), for good.
+    on (its own law, `advice[j]`), for good unless the check below reverts it.
+
+    **The switch checked** (`revert=True`, `BoBLO`'s choice since issue 13's seventeenth
+    session). After the switch to stage $j$, a round counts where the arm played is $g_j$ and
+    $g_0 \ne g_j$; its increment is $\ell_t - U$, $U = \bar\ell_0 + B_{n_0}/n_0$, where
+    $\bar\ell_0$ is expert 0's mean observed loss on stage $j$'s $n_0$ counted rounds before
+    the switch and $B_{n_0}$ its Hoeffding-Ville margin (`DecisionLead`'s) at confidence
+    $\delta/2$; once this lead reaches its own margin (confidence $\delta/2$), expert 0 plays
+    again, for good (`revert_round`). A model-free test: both sides are observed losses where
+    the two disagree, where the switch trusted expert 0's prediction for the stage's arm.
 
     **Guarantee.** If for every stage, on the counted rounds, expert 0's arm is in
     expectation no worse than expert 0 predicts the stage's arm to be ($\mathbb E[\ell(g_0)]
@@ -349,7 +358,22 @@ class PlayLead:
     test of decisions, where `FitLead`'s is one of regression: on issue 13's digits stream
     a stage of nearest-neighbour copies plays better while fitting the played losses worse,
     and only this test sees it (`benchmarks/bandit_neighbours.py`, sixteenth session). No
-    regret bound is claimed after the switch.
+    regret bound is claimed after the switch. The check reverts with probability at most
+    `confidence` if some $\mu$ bounds expert 0's conditional mean loss on its counted rounds
+    from below and the stage's on the check's rounds from above (the stage no worse where
+    they differ).
+
+    Parameters
+    ----------
+    n_experts, n_arms, prior
+        As `exp4.Exp4`'s (`prior` is validated there and not used).
+    confidence
+        $\delta$: each stage's test spends $\delta/(M - 1)$; the check $\delta$.
+    warm_up
+        Rounds charged before any lead counts.
+    revert
+        Check the switch and return to expert 0 if the stage loses more where they differ
+        (above); False: the stage plays for good (the sixteenth session's `PlayLead`).
 
     Examples
     --------
@@ -363,26 +387,51 @@ class PlayLead:
     ...     agg.update(0, 1.0)
     >>> agg.switch_round, agg.expert, agg.distribution(advice, costs)
     (10, 1, array([0.1, 0.9]))
+
+    Checked, a switch whose stage does worse where the two differ is undone:
+
+    >>> costs = np.array([[0.1, 0.45], [0.6, 0.3]])  # expert 0 predicts 0.45 for arm 1
+    >>> agg = PlayLead(n_experts=2, n_arms=2, warm_up=0, revert=True)
+    >>> for t in range(1000):  # arm 0 loses 1, 1, 1, 0, 0, ... (0.6 on average)
+    ...     p = agg.distribution(advice, costs)
+    ...     agg.update(0, float(t % 5 < 3))
+    ...     if agg.mixing:
+    ...         break
+    >>> agg.switch_round, agg.expert
+    (98, 1)
+    >>> for t in range(1000):  # arm 1 then loses 1 every round
+    ...     p = agg.distribution(advice, costs)
+    ...     agg.update(1, 1.0)
+    ...     if not agg.mixing:
+    ...         break
+    >>> agg.revert_round, agg.expert, agg.distribution(advice, costs)
+    (146, None, array([0.9, 0.1]))
     """
 
     def __init__(self, n_experts: int, n_arms: int, prior=None, confidence: float = 0.05,
-                 warm_up: int = 250):
+                 warm_up: int = 250, revert: bool = False):
         proto = Exp4(n_experts, n_arms, prior)  # validates n_experts, n_arms, prior
         self.n_experts, self.n_arms = proto.n_experts, proto.n_arms
         M = self.n_experts
         self.confidence = check_real("confidence", confidence, 0.0, 1.0, low_open=True)
         self._tests = [DecisionLead(confidence, n_tests=M - 1) for _ in range(M - 1)]
         self.warm_up = check_int("warm_up", warm_up, 0)
+        if not isinstance(revert, (bool, np.bool_)):
+            raise ValueError(f"revert must be True or False, got {revert!r}")
+        self.revert = bool(revert)
         self._t = 0  # rounds charged
         self.switch_round = None  # the round after which the switching stage plays
-        self.expert = None  # the stage that switched
+        self.expert = None  # the stage that switched (None again once reverted)
+        self.revert_round = None  # the round after which expert 0 plays again, for good
+        self._seen = [0.0] * (M - 1)  # each stage's counted rounds: expert 0's observed losses
+        self._check = None  # after a switch: (its DecisionLead, expert 0's bound U)
         self._pending = None  # (expert 0's anchored costs, the greedy arms) of the last round
         self._w = np.full(self.n_arms, 1.0 / self.n_arms)
 
     @property
     def mixing(self) -> bool:
-        """Whether a stage plays (the switch happened)."""
-        return self.switch_round is not None
+        """Whether a stage plays (the switch happened and was not reverted)."""
+        return self.expert is not None
 
     @property
     def lead(self) -> np.ndarray:
@@ -408,8 +457,13 @@ class PlayLead:
         """Expert 0's row (the same floats) until the switch, the switching stage's after.
         Not validated: the caller passes finite rows, `costs` of `advice`'s shape."""
         if self.expert is not None:
-            self._pending = None
+            # (under `revert`: the two greedy arms, for the switch's check)
+            self._pending = (None if self._check is None else
+                             (int(costs[0].argmin()), int(costs[self.expert].argmin())))
             return advice[self.expert]
+        if self.revert_round is not None:  # (expert 0 for good: nothing to count)
+            self._pending = None
+            return advice[0]
         y0 = costs[0]
         if reference is not None:
             y0 = y0 - (float(y0 @ self._w) - float(reference @ self._w))
@@ -420,9 +474,17 @@ class PlayLead:
         """Charge the round: count it in every stage's lead where it applies (class
         docstring) and switch on the first lead past its margin. `loss` in $[0, 1]$."""
         pending, self._pending = self._pending, None
-        if self.expert is not None or pending is None:
+        if pending is None:
             return
         self._t += 1
+        if self.expert is not None:  # the switch's check (`revert`)
+            g0, gj = pending
+            if arm == gj != g0:
+                check, bound = self._check
+                check.add(float(loss), bound)
+                if check.passed:
+                    self.revert_round, self.expert, self._check = self._t, None, None
+            return
         y0, greedy = pending
         g0 = int(greedy[0])
         if self._t <= self.warm_up or arm != g0:
@@ -432,7 +494,20 @@ class PlayLead:
             gj = int(greedy[j])
             if gj != g0:
                 test.add(float(loss), float(y0[gj]))
+                self._seen[j - 1] += float(loss)
                 if test.passed and (best is None or test.lead - test.margin > excess):
                     best, excess = j, test.lead - test.margin
         if best is not None:
             self.switch_round, self.expert = self._t, best
+            if self.revert:
+                self._check = self._switch_check(best)
+
+    def _switch_check(self, j: int):
+        r"""`revert`'s test of stage `j` just switched to: a `DecisionLead` at half the
+        confidence and $U = \bar\ell_0 + B^{\delta/2}_{n_0}/n_0$, expert 0's mean observed
+        loss on stage `j`'s $n_0$ counted rounds plus its time-uniform Hoeffding-Ville margin
+        at confidence $\delta/2$."""
+        n0 = self._tests[j - 1].counted
+        probe = DecisionLead(self.confidence / 2)
+        probe.counted = n0
+        return DecisionLead(self.confidence / 2), (self._seen[j - 1] + probe.margin) / n0

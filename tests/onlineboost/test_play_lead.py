@@ -168,3 +168,131 @@ def test_pickles_mid_stream_play_on_as_the_original_before_and_after_the_switch(
             p.update(arm, context, reward)
     assert len(twins) == 2 and marks[1] < 2900  # (the second pickle: after the switch)
     assert twins[0].exp4.switch_round == policy.exp4.switch_round is not None
+
+
+# -- `revert`: the switch checked against expert 0's own record --------------------------------
+
+
+def _ville_bound(counted: int, confidence: float) -> float:
+    """Literal transcription of `DecisionLead`'s margin for one test (`exp4.ville_grid`'s rates
+    lambda_i and union weights, the Hoeffding cumulant n lambda^2 / 8), minimised over the grid."""
+    from onlineboost.exp4 import ville_grid
+
+    lam, log_inv = ville_grid(1, confidence)
+    return float(np.min((log_inv + counted * lam ** 2 / 8) / lam))
+
+
+def test_revert_check_is_the_literal_two_sample_test_and_reverts_a_worse_stage_for_good():
+    """Before the switch expert 0's arm loses 0.8 where it predicts 0.4 for stage 2's arm (the
+    switch); after it, stage 2's arm loses 1 every time: the check (a decision lead of the
+    stage's observed losses against U = expert 0's mean observed loss on the counted rounds plus
+    its margin at half the confidence) passes and expert 0 plays again, for good."""
+    rng = np.random.default_rng(5)
+    M, k, delta = 3, 2, 0.1
+    agg = PlayLead(M, k, confidence=delta, warm_up=10, revert=True)
+    advice = np.array([[0.9, 0.1], [0.6, 0.4], [0.1, 0.9]])
+    costs = np.array([[0.2, 0.4], [0.3, 0.35], [0.5, 0.1]])  # greedy arms 0, 0, 1
+    seen = []
+    while not agg.mixing:
+        agg.distribution(advice, costs, reference=costs[0])
+        loss = float(rng.random() < 0.8)
+        agg.update(0, loss)
+        if agg._t > 10:
+            seen.append(loss)
+    assert agg.expert == 2 and agg.revert_round is None
+    n0 = len(seen)
+    U = (sum(seen) + _ville_bound(n0, delta / 2)) / n0
+    lead, counted, t = 0.0, 0, agg.switch_round
+    while agg.mixing:
+        p = agg.distribution(advice, costs)
+        assert np.array_equal(p, advice[2])
+        t += 1
+        agg.update(1, 1.0)  # stage 2's arm, always a loss of 1
+        lead += 1.0 - min(max(U, 0.0), 1.0)
+        counted += 1
+        # (the transcription: passes once the lead reaches the margin)
+        if lead >= _ville_bound(counted, delta / 2):
+            break
+    assert not agg.mixing and agg.expert is None and agg.revert_round == t
+    np.testing.assert_array_equal(agg.weights, [1.0, 0.0, 0.0])
+    lead = agg.lead.copy()
+    again = pickle.loads(pickle.dumps(agg))
+    for twin in (agg, again):
+        for _ in range(200):  # expert 0 for good: nothing more is counted, no second switch
+            assert np.array_equal(twin.distribution(advice, costs, costs[0]), advice[0])
+            twin.update(0, 1.0)
+        assert twin.expert is None and twin.switch_round is not None
+        np.testing.assert_array_equal(twin.lead, lead)
+
+
+def test_revert_counts_only_rounds_where_the_stage_arm_differs_and_is_played():
+    """After the switch a round counts only if the arm played is the stage's greedy arm and
+    expert 0's differs: agreeing rounds and exploration of other arms leave the check alone."""
+    M, k = 2, 3
+    agg = PlayLead(M, k, confidence=0.1, warm_up=0, revert=True)
+    advice = np.full((M, k), 1.0 / k)
+    costs = np.array([[0.1, 0.5, 0.5], [0.9, 0.1, 0.9]])  # greedy arms 0 and 1
+    while not agg.mixing:
+        agg.distribution(advice, costs, reference=costs[0])
+        agg.update(0, 1.0)
+    check = agg._check[0]
+    for arm, row in ((0, costs), (2, costs), (1, np.array([[0.9, 0.1, 0.5], costs[1]]))):
+        agg.distribution(advice, row)
+        agg.update(arm, 1.0)  # other arms, or both experts agreeing on arm 1
+        assert check.counted == 0
+    agg.distribution(advice, costs)
+    agg.update(1, 1.0)
+    assert check.counted == 1
+
+
+def test_a_better_stage_is_reverted_at_most_at_the_confidence_rate():
+    """The check's guarantee at the null's boundary: expert 0's arm loses 0.6 on average before
+    the switch (which a prediction of 0.3 for the stage's arm triggers) and the stage's arm
+    exactly 0.6 after, in 300 runs of 3,000 rounds: reverted in at most `confidence` of them."""
+    M, k, delta = 2, 2, 0.1
+    advice = np.full((M, k), 0.5)
+    costs = np.array([[0.1, 0.3], [0.9, 0.1]])
+    reverted = switched = 0
+    for seed in range(300):
+        rng = np.random.default_rng(seed)
+        agg = PlayLead(M, k, confidence=delta, warm_up=0, revert=True)
+        for _ in range(3000):
+            agg.distribution(advice, costs, reference=costs[0])
+            arm = 1 if agg.mixing else 0
+            agg.update(arm, float(rng.random() < 0.6))
+            if agg.revert_round is not None:
+                break
+        switched += agg.switch_round is not None
+        reverted += agg.revert_round is not None
+    assert switched == 300
+    assert reverted / 300 <= delta  # (observed: none or a handful)
+
+
+def test_revert_must_be_a_bool():
+    with pytest.raises(ValueError, match="revert"):
+        PlayLead(3, 2, revert="yes")
+
+
+def test_boblo_n5_default_checks_its_switch_and_plays_expert_0_after_a_revert():
+    """`BoBLO(n_learners=5)`'s decision lead checks its switch (`revert=True`): on
+    `NonlinearBandit(d=2, k=3)` seed 104 the stage it switched to loses more where it differs
+    from the first copy than the first copy lost there before, and the first copy's law plays
+    again (its own row: what `BoBLO(n_learners=5)` with no stage would play)."""
+    stream = NonlinearBandit(d=2, k=3, seed=104, n_rounds=3000)
+    five = BoBLO(n_learners=5, seed=104)
+    agg = None
+    after = 0
+    for context, arms in stream:
+        arm = five.pull(arms, context)
+        agg = five.exp4
+        if agg.revert_round is not None:
+            # expert 0's row: the first copy's point (under the play's count-bonus shift)
+            # with the exploration floor
+            X = five._shifted(five.booco.iterates, five._pending[1])
+            eta, d = five.exploration, len(arms)
+            np.testing.assert_allclose(five.arm_probabilities,
+                                       (1 - eta) * X[0] + eta / d, rtol=1e-12, atol=1e-15)
+            after += 1
+        five.update(arm, context, stream.reward(arm))
+    assert isinstance(agg, PlayLead) and agg.revert
+    assert agg.switch_round < agg.revert_round < 3000 and agg.expert is None and after > 100
