@@ -408,6 +408,11 @@ class PlayLead:
     (146, None, array([0.9, 0.1]))
     """
 
+    # (instances pickled before `revert`: unchecked, no record)
+    revert = False
+    revert_round = None
+    _check = None
+
     def __init__(self, n_experts: int, n_arms: int, prior=None, confidence: float = 0.05,
                  warm_up: int = 250, revert: bool = False):
         proto = Exp4(n_experts, n_arms, prior)  # validates n_experts, n_arms, prior
@@ -494,7 +499,8 @@ class PlayLead:
             gj = int(greedy[j])
             if gj != g0:
                 test.add(float(loss), float(y0[gj]))
-                self._seen[j - 1] += float(loss)
+                if self.revert:
+                    self._seen[j - 1] += float(loss)
                 if test.passed and (best is None or test.lead - test.margin > excess):
                     best, excess = j, test.lead - test.margin
         if best is not None:

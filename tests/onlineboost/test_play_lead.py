@@ -296,3 +296,18 @@ def test_boblo_n5_default_checks_its_switch_and_plays_expert_0_after_a_revert():
         five.update(arm, context, stream.reward(arm))
     assert isinstance(agg, PlayLead) and agg.revert
     assert agg.switch_round < agg.revert_round < 3000 and agg.expert is None and after > 100
+
+
+def test_an_instance_pickled_before_revert_plays_on_unchecked():
+    """A `PlayLead` from before `revert` (its attributes absent) unpickles, switches as it
+    did and never reverts: the class defaults stand in."""
+    agg = PlayLead(3, 2, warm_up=0)
+    for name in ("revert", "revert_round", "_seen", "_check"):
+        del agg.__dict__[name]
+    old = pickle.loads(pickle.dumps(agg))
+    advice = np.array([[0.9, 0.1], [0.5, 0.5], [0.1, 0.9]])
+    costs = np.array([[0.2, 0.4], [0.3, 0.35], [0.5, 0.1]])
+    for _ in range(300):
+        old.distribution(advice, costs, costs[0])
+        old.update(0 if not old.mixing else 1, 1.0)
+    assert old.expert == 2 and old.switch_round == 10 and old.revert_round is None
