@@ -2236,6 +2236,29 @@ learner 0.868 / 0.858 / 0.664 -> 0.877 / 0.853 / 0.670; `estimator="paper"` 0.14
 0.501 -> 0.142 / 0.100 / 0.500. None of them is above the defaults' three-stream mean (0.8103;
 four penalties 0.8080, the nearest). All decisions/s of the first table are now from the same
 run, so they compare across rows.
+
+**Seventeenth session: the switch checked (issue 13, target 2's safeguard).** `PlayLead`'s
+switch trusts the first copy's prediction for the stage's arm. Since this session
+`BoBLO(n_learners>1)` checks it by observed losses alone (`depth.PlayLead(revert=True)`):
+after the switch, on the rounds where the stage's greedy arm is played and the first copy's
+differs, the stage's losses are tested against the first copy's mean observed loss on the
+stage's counted rounds before the switch plus its Hoeffding-Ville margin (both at
+delta / 2); past the margin the first copy plays again, for good. It came from last session's
+held-out Bananas (a switch to a stage that played worse), so Bananas is no evidence for it.
+The rule, stated before its run: on tuning seeds 100-119 not below the unchecked N = 5 by more
+than two paired SE on any development stream (three-stream mean >= -0.001), still above
+`BoBLO()` beyond two SE on two, and on `NonlinearBandit` (seeds 100-104) not below it by more
+than 0.01. Measured: no revert on any development run (the same arms: ImageSegments / digits /
+`LinearBandit` 0.8860 / 0.8769 / 0.6659, +0.0049 (SE 0.0006) / +0.0046 (SE 0.0006) / 0 over
+`BoBLO()`), `NonlinearBandit` +0.0021 (SE 0.0021; one revert, seed 104, rounds 1,359 -> 1,750,
++0.011 there): adopted. On the 17 held-out streams it never fires (`bandit_heldout`, the same
+rewards; on Bananas, seeds 0-4, the stage's observed loss where the two differ, 0.47-0.57, is
+below the first copy's before the switch, 0.54-0.74: what N = 5 loses there it does not lose
+where the two disagree). A second candidate, stated with its rule before its run and rejected:
+after the switch play the first copy's law where the two greedy arms agree (the switch's
+evidence is about the other rounds only): ImageSegments -0.0008 (SE 0.0003), digits -0.0006
+(SE 0.0004), `NonlinearBandit` (seeds 100-119) -0.0044 (SE 0.0014): the stage's law is the
+better one where they agree too.
 """
 
 if __name__ == "__main__":

@@ -112,6 +112,12 @@ def main(argv=None):
 
 
 NOTE = """\
+**Seventeenth session: the switch checked.** `BoBLO(n_learners>1)`'s decision lead now checks
+its switch by observed losses and returns to the first copy where the stage loses more where
+the two differ (`depth.PlayLead(revert=True)`; `bandit_compare`'s seventeenth-session
+paragraph). On these 30 seeds it never reverts: every figure below is the sixteenth session's,
+seed for seed.
+
 **Sixteenth session: N = 5 above N = 1.** `BoBLO(n_learners>1)`'s later copies are now
 k-nearest-neighbour regressors of what copy 1 leaves of BoOCO's estimate
 (`learners.neighbour_stack`, `FeaturePolicy(later_neighbours=5, later_fit="residual")`), and
