@@ -344,13 +344,14 @@ class PlayLead:
     on (its own law, `advice[j]`), for good unless the check below reverts it.
 
     **The switch checked** (`revert=True`, `BoBLO`'s choice since issue 13's seventeenth
-    session). After the switch to stage $j$, a round counts where the arm played is $g_j$ and
-    $g_0 \ne g_j$; its increment is $\ell_t - U$, $U = \bar\ell_0 + B_{n_0}/n_0$, where
-    $\bar\ell_0$ is expert 0's mean observed loss on stage $j$'s $n_0$ counted rounds before
-    the switch and $B_{n_0}$ its Hoeffding-Ville margin (`DecisionLead`'s) at confidence
-    $\delta/2$; once this lead reaches its own margin (confidence $\delta/2$), expert 0 plays
-    again, for good (`revert_round`). A model-free test: both sides are observed losses where
-    the two disagree, where the switch trusted expert 0's prediction for the stage's arm.
+    session). The switch trusts expert 0's prediction for the stage's arm, which where the two
+    differ can be as optimistic as its prediction for its own. After the switch to stage $j$,
+    a round counts where the arm played is $g_j$ and $g_0 \ne g_j$; its increment is the
+    mirror image of the switch's, $Z = \ell_t - \tilde y_0(g_0)$: the stage's observed loss
+    against expert 0's own prediction for its arm (a `DecisionLead` at confidence
+    $\delta/2$). Once it reaches its margin, expert 0 plays again, for good (`revert_round`):
+    a switch that an optimistic expert 0 set off is undone by the same optimism, unless the
+    stage's arm really is better.
 
     **Guarantee.** If for every stage, on the counted rounds, expert 0's arm is in
     expectation no worse than expert 0 predicts the stage's arm to be ($\mathbb E[\ell(g_0)]
@@ -359,21 +360,21 @@ class PlayLead:
     a stage of nearest-neighbour copies plays better while fitting the played losses worse,
     and only this test sees it (`benchmarks/bandit_neighbours.py`, sixteenth session). No
     regret bound is claimed after the switch. The check reverts with probability at most
-    `confidence` if some $\mu$ bounds expert 0's conditional mean loss on its counted rounds
-    from below and the stage's on the check's rounds from above (the stage no worse where
-    they differ).
+    $\delta/2$ if on its rounds the stage's arm is in expectation no worse than expert 0
+    predicts its own arm to be ($\mathbb E[\ell(g_j)] \le \tilde y_0(g_0)$).
 
     Parameters
     ----------
     n_experts, n_arms, prior
         As `exp4.Exp4`'s (`prior` is validated there and not used).
     confidence
-        $\delta$: each stage's test spends $\delta/(M - 1)$; the check $\delta$.
+        $\delta$: each stage's test spends $\delta/(M - 1)$; the check $\delta/2$.
     warm_up
         Rounds charged before any lead counts.
     revert
         Check the switch and return to expert 0 if the stage loses more where they differ
-        (above); False: the stage plays for good (the sixteenth session's `PlayLead`).
+        than expert 0 predicts for its own arm (above); False: the stage plays for good (the
+        sixteenth session's `PlayLead`).
 
     Examples
     --------
@@ -399,13 +400,13 @@ class PlayLead:
     ...         break
     >>> agg.switch_round, agg.expert
     (98, 1)
-    >>> for t in range(1000):  # arm 1 then loses 1 every round
+    >>> for t in range(1000):  # arm 1 loses 1, where expert 0 predicts 0.1 for arm 0
     ...     p = agg.distribution(advice, costs)
     ...     agg.update(1, 1.0)
     ...     if not agg.mixing:
     ...         break
     >>> agg.revert_round, agg.expert, agg.distribution(advice, costs)
-    (146, None, array([0.9, 0.1]))
+    (104, None, array([0.9, 0.1]))
     """
 
     # (instances pickled before `revert`: unchecked, no record)
@@ -428,8 +429,7 @@ class PlayLead:
         self.switch_round = None  # the round after which the switching stage plays
         self.expert = None  # the stage that switched (None again once reverted)
         self.revert_round = None  # the round after which expert 0 plays again, for good
-        self._seen = [0.0] * (M - 1)  # each stage's counted rounds: expert 0's observed losses
-        self._check = None  # after a switch: (its DecisionLead, expert 0's bound U)
+        self._check = None  # after a switch under `revert`: its DecisionLead
         self._pending = None  # (expert 0's anchored costs, the greedy arms) of the last round
         self._w = np.full(self.n_arms, 1.0 / self.n_arms)
 
@@ -463,17 +463,24 @@ class PlayLead:
         Not validated: the caller passes finite rows, `costs` of `advice`'s shape."""
         if self.expert is not None:
             # (under `revert`: the two greedy arms, for the switch's check)
-            self._pending = (None if self._check is None else
-                             (int(costs[0].argmin()), int(costs[self.expert].argmin())))
+            if self._check is None:
+                self._pending = None
+            else:  # the two greedy arms and expert 0's prediction for its own
+                g0 = int(costs[0].argmin())
+                self._pending = (g0, int(costs[self.expert].argmin()),
+                                 float(self._anchored(costs[0], reference)[g0]))
             return advice[self.expert]
         if self.revert_round is not None:  # (expert 0 for good: nothing to count)
             self._pending = None
             return advice[0]
-        y0 = costs[0]
+        self._pending = (self._anchored(costs[0], reference), costs.argmin(axis=1))
+        return advice[0]
+
+    def _anchored(self, y0: np.ndarray, reference) -> np.ndarray:
+        """Expert 0's costs anchored to `reference` (uniform weights), clipped to [0, 1]."""
         if reference is not None:
             y0 = y0 - (float(y0 @ self._w) - float(reference @ self._w))
-        self._pending = (y0.clip(0.0, 1.0), costs.argmin(axis=1))
-        return advice[0]
+        return y0.clip(0.0, 1.0)
 
     def update(self, arm: int, loss: float) -> None:
         """Charge the round: count it in every stage's lead where it applies (class
@@ -483,10 +490,10 @@ class PlayLead:
             return
         self._t += 1
         if self.expert is not None:  # the switch's check (`revert`)
-            g0, gj = pending
+            g0, gj, predicted = pending
             if arm == gj != g0:
-                check, bound = self._check
-                check.add(float(loss), bound)
+                check = self._check
+                check.add(float(loss), predicted)
                 if check.passed:
                     self.revert_round, self.expert, self._check = self._t, None, None
             return
@@ -499,21 +506,10 @@ class PlayLead:
             gj = int(greedy[j])
             if gj != g0:
                 test.add(float(loss), float(y0[gj]))
-                if self.revert:
-                    self._seen[j - 1] += float(loss)
                 if test.passed and (best is None or test.lead - test.margin > excess):
                     best, excess = j, test.lead - test.margin
         if best is not None:
             self.switch_round, self.expert = self._t, best
             if self.revert:
-                self._check = self._switch_check(best)
+                self._check = DecisionLead(self.confidence / 2)
 
-    def _switch_check(self, j: int):
-        r"""`revert`'s test of stage `j` just switched to: a `DecisionLead` at half the
-        confidence and $U = \bar\ell_0 + B^{\delta/2}_{n_0}/n_0$, expert 0's mean observed
-        loss on stage `j`'s $n_0$ counted rounds plus its time-uniform Hoeffding-Ville margin
-        at confidence $\delta/2$."""
-        n0 = self._tests[j - 1].counted
-        probe = DecisionLead(self.confidence / 2)
-        probe.counted = n0
-        return DecisionLead(self.confidence / 2), (self._seen[j - 1] + probe.margin) / n0
