@@ -128,6 +128,10 @@ more slowly than a discount at an alarm, and it costs a little on stationary str
 SE 0.0006, on `NonlinearBandit`, seeds 105-124). LinUCB forgets nothing: after a switch it
 keeps playing what paid before.
 
+**Seventeenth session.** `BoBLO(n_learners=5)` checks its switch by the mirror test
+(`depth.PlayLead(revert=True)`, `bandit_compare`'s seventeenth-session paragraph): 0.730 on the
+switching `NonlinearBandit` (0.732 unchecked), the same on both `LinearBandit` streams.
+
 **Sixteenth session.** `BoBLO(n_learners=5)`'s later copies are nearest neighbours now, under
 `depth.PlayLead` (`bandit_compare`'s sixteenth-session paragraph); at an alarm their window is
 emptied (`NeighbourStack.discount`: its rows are of the former stream). Its row: 0.732 on the

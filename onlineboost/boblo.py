@@ -139,7 +139,13 @@ Measured: ImageSegments -0.0004 (SE 0.0003; two reverts in 20 runs), digits and
 `LinearBandit` the same arms; +0.0045 / +0.0046 / 0 over `BoBLO()`; `NonlinearBandit`
 +0.0031 (SE 0.0023); the two streams +0.0046 (SE 0.0013) and +0.0033 (SE 0.0016), N = 1's
 level: adopted. (A first check, the stage's losses against the first copy's mean observed
-loss before the switch plus margins, never reverted there: too little power.)
+loss before the switch plus margins, never reverted there: too little power.) The test judges
+the stage's greedy decisions, so since then the stage plays its own law, the softmax of the
+costs it judged (`BoOCO.iterates(x, points=True)`'s point of that copy), not BoOCO's point of
+the stage, which mixes in the earlier stages' laws; by a rule stated before its run (above
+the checked N = 5 in the development streams' mean, below it by two SE nowhere, the three
+`NonlinearBandit` streams not below): +0.0007 (SE 0.0007) / +0.0003 (SE 0.0005) / 0 on
+tuning seeds 100-119, `NonlinearBandit(d=2, k=3)` +0.0027 (SE 0.0011), the other two 0.
 **The play law.** The temperature anneals because Boltzmann exploration at a fixed temperature
 keeps a fixed share of probability off the cheapest-looking arm forever
 (`learners.feature_policy`). The other laws are one argument away (`learners.FeaturePolicy`'s
@@ -357,6 +363,7 @@ import copy
 import math
 import numbers
 from bisect import bisect_right
+from functools import partial
 from itertools import accumulate
 
 import numpy as np
@@ -594,7 +601,9 @@ class BoBLO(bandit.base.ContextualPolicy):
       until on the rounds where its greedy arm is played and a stage's greedy arm differs,
       the observed losses exceed the first copy's own predictions for the stage's arms by
       more than a Hoeffding-Ville margin ($\delta = 0.05$ shared by the stages; the first 250
-      rounds not counted); then that stage, checked by the mirror test: where the stage's
+      rounds not counted); then that stage, with its own law (the softmax of its predicted
+      costs under the exploration floor, not BoOCO's Frank-Wolfe point of that stage, which
+      mixes in the earlier stages' laws), checked by the mirror test: where the stage's
       greedy arm is played and the first copy's differs, if its observed losses exceed the
       first copy's own predictions for its arm beyond a margin (at $\delta/2$), the first
       copy plays again, for good (`PlayLead(revert=True)`, since issue 13's seventeenth
@@ -1057,6 +1066,10 @@ class BoBLO(bandit.base.ContextualPolicy):
     _FIT_ANCHOR = "uniform"
     #: whether `aggregate="decision"` checks its switch and reverts (`PlayLead`'s `revert`)
     _PLAY_REVERT = True
+    #: whether, after `aggregate="decision"`'s switch, the stage plays its own law (the
+    #: softmax of its predicted costs, with the exploration floor; False: BoOCO's point of
+    #: that stage, a Frank-Wolfe mixture with the earlier stages' laws)
+    _PLAY_OWN = True
     _fit = False  # (policies pickled before `aggregate="fit"`)
     # (policies pickled before `reward_range`: rewards in [0, 1])
     reward_range = (0.0, 1.0)
@@ -1182,7 +1195,13 @@ class BoBLO(bandit.base.ContextualPolicy):
         else:
             x = self._features(context)
         d, eta = self._d, self.exploration
-        X = self._shifted(self._booco.iterates, x)  # x^1, ..., x^N (Algorithm 1, steps 1-2)
+        agg = self._exp4
+        # after `PlayLead`'s switch the stage plays its own law (`_PLAY_OWN`): the copies' points
+        own = self._PLAY_OWN and type(agg) is PlayLead and agg.mixing
+        if own:
+            X, W = self._shifted(partial(self._booco.iterates, points=True), x)
+        else:
+            X = self._shifted(self._booco.iterates, x)  # x^1, ..., x^N (Algorithm 1, steps 1-2)
         if self._exp4 is not None:
             rows = (np.vstack([self._mu + self._w1_scale * (X[:1] - self._mu), X])
                     if self._first_expert else X)
@@ -1196,6 +1215,8 @@ class BoBLO(bandit.base.ContextualPolicy):
                 if self._first_expert:
                     costs = np.vstack([costs[:1], costs])
                 p = self._exp4.distribution(advice, costs, self._model.costs(x))
+                if own:  # (the stage's softmax of the costs its test judged, with the floor)
+                    p = (1.0 - eta) * W[agg.expert - self._first_expert] + eta / d
             else:
                 p = self._exp4.distribution(advice)
             pl = p.tolist()

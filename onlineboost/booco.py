@@ -189,8 +189,10 @@ class _BoOCOCore(base.Base):
             return np.array([[m + a * (w - m) for w, m in zip(W.tolist()[0], mu)]])
         return self._mu + self._A @ (W - self._mu)
 
-    def iterates(self, x) -> np.ndarray:
-        r"""$x^1, \dots, x^N$ of Algorithm 1 (steps 1-2) for the context `x`, as rows (N, d).
+    def iterates(self, x, points: bool = False) -> np.ndarray:
+        r"""$x^1, \dots, x^N$ of Algorithm 1 (steps 1-2) for the context `x`, as rows (N, d);
+        with `points=True` the pair `(X, W)`, `W` the copies' own points $W_i(c_t)$ (N, d)
+        the rows are chained from (the same call: nothing predicted twice).
 
         Every $W_i(c_t)$ is known before any $x^i$ is formed, so the recurrence
         $z^i = (1 - \eta_i) z^{i-1} + (\eta_i/\gamma)(W_i(c_t) - \mu)$, $z^i = x^i - \mu$, is
@@ -200,8 +202,10 @@ class _BoOCOCore(base.Base):
         vector entry points (`predict_vector`).
         """
         if type(x) is np.ndarray and self._vector:  # (`_weak_points`, inlined)
-            return self._chain(self._copies.predict_vector(x))
-        return self._chain(self._weak_points(x))
+            W = self._copies.predict_vector(x)
+        else:
+            W = self._weak_points(x)
+        return (self._chain(W), W) if points else self._chain(W)
 
     def iterate_one(self, x) -> list:
         r"""$x^1$ for the context `x` as a list of floats: `iterates(x)[0]`, the same numbers,

@@ -351,3 +351,34 @@ def test_tiny_step_with_a_regressor_is_refused_not_broken():
         BoOCO(learners.TinyMLP(), step_size=1e-9)
     with pytest.raises(ValueError, match="lam"):
         BoOCO(learners.TinyMLP(), lam=1e-9)
+
+
+@pytest.mark.parametrize("vector", [True, False])
+def test_iterates_with_points_gives_the_copies_points_the_rows_are_chained_from(vector):
+    """`iterates(x, points=True)` is `(iterates(x), W)`: `W` the copies' own points (rows on
+    the simplex), and the Frank-Wolfe recurrence z^i = (1 - eta_i) z^{i-1} + (eta_i / gamma)
+    (W_i - mu), z^i = x^i - mu, z^0 = 0, transcribed, maps `W` to the same rows."""
+    K = sets.Simplex(3)
+    gamma = 0.5
+    learner = (learners.FeaturePolicy(K, n_features=8) if vector
+               else learners.LinearOGD(K))
+    model = BoOCO(learner, n_learners=4, gamma=gamma, decision_set=K, loss=losses.Linear(),
+                  seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        c = rng.normal(size=4)
+        x = c if vector else {f"f{i}": float(v) for i, v in enumerate(c)}
+        X, W = model.iterates(x, points=True)
+        np.testing.assert_array_equal(X, model.iterates(x))
+        assert W.shape == (4, 3)
+        np.testing.assert_allclose(W.sum(axis=1), 1.0, atol=1e-12)
+        assert W.min() >= 0.0
+        mu, z = np.full(3, 1 / 3), np.zeros(3)
+        for i in range(4):  # Frank-Wolfe steps eta_i = 2 / (i + 1), i from 1
+            eta = 2.0 / (i + 2)
+            z = (1 - eta) * z + (eta / gamma) * (W[i] - mu)
+            np.testing.assert_allclose(X[i], mu + z, atol=1e-12)
+        if vector:
+            model.learn_iterates(x, X, rng.normal(size=3))
+        else:
+            model.learn_one(x, rng.normal(size=3))

@@ -7,6 +7,7 @@ the switching stage's after."""
 from __future__ import annotations
 
 import pickle
+from functools import partial
 
 import numpy as np
 import pytest
@@ -125,7 +126,7 @@ def test_boblo_n5_plays_boblos_law_until_the_switch_then_the_stage():
         play_alike(one, five, stream, 3000, rtol=1e-9, each=each)
     assert isinstance(five.exp4, PlayLead) and five.exp4.expert >= 1
     assert 250 < five.exp4.switch_round < 3000 and seen[:-1] == [None] * (len(seen) - 1)
-    differ = 0
+    differ = mixed = 0
     for t, (context, arms) in enumerate(stream):
         if t == 300:
             break
@@ -134,11 +135,17 @@ def test_boblo_n5_plays_boblos_law_until_the_switch_then_the_stage():
         p = five.arm_probabilities
         assert abs(p.sum() - 1.0) < 1e-12 and p.min() >= five.exploration / len(arms) - 1e-15
         differ += not np.allclose(p, one.arm_probabilities, rtol=1e-6)
+        if five.exp4.mixing:  # the stage's own law (its copies' point), with the floor
+            _, W = five._shifted(partial(five.booco.iterates, points=True), five._pending[1])
+            eta = five.exploration
+            np.testing.assert_allclose(p, (1 - eta) * W[five.exp4.expert] + eta / len(arms),
+                                       rtol=1e-12)
+            mixed += 1
         reward = stream.reward(a)
         five.update(a, context, reward)
         one._pending = one._pending[:2] + (one._arm_index[a],) + one._pending[3:]
         one.update(a, context, reward)
-    assert differ > 30
+    assert differ > 30 and mixed > 30
 
 
 def test_boblo_n5_default_on_a_linear_stream_never_leaves_boblo():
