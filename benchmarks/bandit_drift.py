@@ -129,8 +129,9 @@ SE 0.0006, on `NonlinearBandit`, seeds 105-124). LinUCB forgets nothing: after a
 keeps playing what paid before.
 
 **Seventeenth session.** `BoBLO(n_learners=5)` checks its switch by the mirror test
-(`depth.PlayLead(revert=True)`, `bandit_compare`'s seventeenth-session paragraph): 0.730 on the
-switching `NonlinearBandit` (0.732 unchecked), the same on both `LinearBandit` streams.
+(`depth.PlayLead(revert=True)`) and, after the switch, plays the stage's own law
+(`bandit_compare`'s seventeenth-session paragraph): 0.725 on the switching `NonlinearBandit`
+(0.732 unchecked, within its seed spread of 0.023), the same on both `LinearBandit` streams.
 
 **Sixteenth session.** `BoBLO(n_learners=5)`'s later copies are nearest neighbours now, under
 `depth.PlayLead` (`bandit_compare`'s sixteenth-session paragraph); at an alarm their window is

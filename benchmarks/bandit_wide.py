@@ -114,11 +114,11 @@ def main(argv=None):
 NOTE = """\
 **Seventeenth session: the switch checked.** `BoBLO(n_learners>1)`'s decision lead now checks
 its switch by the mirror test and returns to the first copy where the stage's observed losses
-exceed the first copy's prediction for its own arm (`depth.PlayLead(revert=True)`;
-`bandit_compare`'s seventeenth-session paragraph). On these 30 seeds `BoBLO(n_learners=5)` -
-`BoBLO()` = +0.0044 (SE 0.0006) / +0.0031 (SE 0.0005) / 0 (the sixteenth session's unchecked
-switch: +0.0053 / +0.0032 / 0): the check costs ImageSegments 0.0009, as on the tuning seeds
-(0.0004), and N = 5 stays above N = 1 beyond two standard errors on two streams.
+exceed the first copy's prediction for its own arm (`depth.PlayLead(revert=True)`), and after
+the switch the stage plays its own law (`bandit_compare`'s seventeenth-session paragraph). On
+these 30 seeds `BoBLO(n_learners=5)` - `BoBLO()` = +0.0050 (SE 0.0007) / +0.0035 (SE 0.0006) / 0
+(the sixteenth session's unchecked switch: +0.0053 / +0.0032 / 0; the check alone +0.0044 /
++0.0031): N = 5 stays above N = 1 beyond two standard errors on two streams.
 
 **Sixteenth session: N = 5 above N = 1.** `BoBLO(n_learners>1)`'s later copies are now
 k-nearest-neighbour regressors of what copy 1 leaves of BoOCO's estimate
