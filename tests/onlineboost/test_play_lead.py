@@ -315,3 +315,45 @@ def test_an_instance_pickled_before_revert_plays_on_unchecked():
         old.distribution(advice, costs, costs[0])
         old.update(0 if not old.mixing else 1, 1.0)
     assert old.expert == 2 and old.switch_round == 10 and old.revert_round is None
+
+
+def test_bad_input_after_the_switch_raises_naming_it_and_changes_nothing():
+    """`BoBLO(n_learners=3)` past its switch (the stage's own law, the check counting): every
+    refusal is a ValueError naming context / arm_id / reward, the pickled state is
+    byte-identical before and after, and the run goes on as an untouched twin's."""
+    stream = NonlinearBandit(seed=3, n_rounds=3000)
+    policy, twin = BoBLO(n_learners=3, seed=3), BoBLO(n_learners=3, seed=3)
+    rounds = iter(stream)
+    for context, arms in rounds:
+        arm = policy.pull(arms, context)
+        assert twin.pull(arms, context) == arm
+        reward = stream.reward(arm)
+        policy.update(arm, context, reward)
+        twin.update(arm, context, reward)
+        if policy.exp4.mixing:
+            break
+    assert policy.exp4.mixing
+    bad_contexts = [({"x0": v, "x1": 0.0}, r"context\['x0'\]")
+                    for v in (float("nan"), float("inf"), 1e308, "1.5", None)]
+    bad_updates = [("zz", "arm_id"), (7, "arm_id"), (float("nan"), "reward"),
+                   (1.5, "reward"), (None, "reward")]
+    for t, (context, arms) in zip(range(60), rounds):
+        if t % 10 == 1:
+            for bad, match in bad_contexts:
+                before = pickle.dumps(policy)
+                with pytest.raises(ValueError, match=match):
+                    policy.pull(arms, bad)
+                assert pickle.dumps(policy) == before
+        arm = policy.pull(arms, context)
+        assert arm == twin.pull(arms, context)
+        if t % 10 == 2:
+            for bad, match in bad_updates:
+                args = (bad, context, 1.0) if match == "arm_id" else (arm, context, bad)
+                before = pickle.dumps(policy)
+                with pytest.raises(ValueError, match=match):
+                    policy.update(*args)
+                assert pickle.dumps(policy) == before
+        reward = stream.reward(arm)
+        policy.update(arm, context, reward)
+        twin.update(arm, context, reward)
+    assert pickle.dumps(policy) == pickle.dumps(twin)
