@@ -462,10 +462,9 @@ class PlayLead:
         """Expert 0's row (the same floats) until the switch, the switching stage's after.
         Not validated: the caller passes finite rows, `costs` of `advice`'s shape."""
         if self.expert is not None:
-            # (under `revert`: the two greedy arms, for the switch's check)
             if self._check is None:
                 self._pending = None
-            else:  # the two greedy arms and expert 0's prediction for its own
+            else:  # (the switch's check: the two greedy arms, expert 0's prediction for its own)
                 g0 = int(costs[0].argmin())
                 self._pending = (g0, int(costs[self.expert].argmin()),
                                  float(self._anchored(costs[0], reference)[g0]))
@@ -512,4 +511,3 @@ class PlayLead:
             self.switch_round, self.expert = self._t, best
             if self.revert:
                 self._check = DecisionLead(self.confidence / 2)
-
