@@ -2278,7 +2278,15 @@ is the full run's): evaluation seeds 0-4 0.891 / 0.880 / 0.669 (unchecked 0.892 
 0.669), `NonlinearBandit` 0.721 (0.719); 30 seeds (`bandit_wide`): +0.0050 (SE 0.0007) / +0.0035
 (SE 0.0006) / 0 over `BoBLO()` (unchecked +0.0053 / +0.0032; the check alone +0.0044 / +0.0031);
 held-out (`bandit_heldout`): 0.859 in the mean (N = 2 / 3: 0.860 / 0.860), Bananas -0.0005
-against `BoBLO()`, every stream within two SE of `BoBLO()` or above it. A third candidate,
+against `BoBLO()`, every stream within two SE of `BoBLO()` or above it. On longer streams the
+check matters more (scratch, reported only, seeds 100-104, 10,000 rounds, N = 5 - N = 1 with
+the check / without it): `NonlinearBandit(d=2, k=3)` +0.017 / -0.001, `(d=5, k=3)` -0.0007 /
+-0.021, `(d=2, k=5)` +0.0065 / +0.0059; there some reverts come thousands of rounds after the
+switch, once the first copy, which keeps learning, has overtaken the stage. On fresh seeds
+200-204 (3,000 rounds; reported only) N = 5 - N = 1 over nine `NonlinearBandit` shapes (d = 2,
+5, 10; k = 2, 3, 5): +0.017 and +0.006 on (2, 3) and (2, 5), -0.0016 (SE 0.0003) on (5, 3),
+-0.0008 / -0.0010 on (5, 5) / (10, 3) (the rounds between a false switch and its revert), 0
+elsewhere (no switch), 0 on two `LinearBandit` shapes. A third candidate,
 rejected by its rule: after the switch, play the first
 copy's law where the two greedy arms agree (the switch's evidence is about the other rounds):
 ImageSegments -0.0008 (SE 0.0003), digits -0.0006 (SE 0.0004), `NonlinearBandit` (seeds 100-119)
