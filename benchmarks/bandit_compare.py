@@ -2286,7 +2286,11 @@ switch, once the first copy, which keeps learning, has overtaken the stage. On f
 200-204 (3,000 rounds; reported only) N = 5 - N = 1 over nine `NonlinearBandit` shapes (d = 2,
 5, 10; k = 2, 3, 5): +0.017 and +0.006 on (2, 3) and (2, 5), -0.0016 (SE 0.0003) on (5, 3),
 -0.0008 / -0.0010 on (5, 5) / (10, 3) (the rounds between a false switch and its revert), 0
-elsewhere (no switch), 0 on two `LinearBandit` shapes. A third candidate,
+elsewhere (no switch), 0 on two `LinearBandit` shapes. With the check in place, `PlayLead`'s
+own parameters were screened again by a rule stated before the run (a three-stream mean gain
+beyond two paired SE on tuning seeds 100-119, no stream below by two SE): (confidence,
+warm_up) = (0.2, 250) +0.0002 (SE 0.0004), (0.05, 100) +0.0001 (SE 0.0005), (0.2, 100) -0.0002
+(SE 0.0006) against (0.05, 250): none passes, the defaults stay. A third candidate,
 rejected by its rule: after the switch, play the first
 copy's law where the two greedy arms agree (the switch's evidence is about the other rounds):
 ImageSegments -0.0008 (SE 0.0003), digits -0.0006 (SE 0.0004), `NonlinearBandit` (seeds 100-119)
