@@ -2290,7 +2290,16 @@ elsewhere (no switch), 0 on two `LinearBandit` shapes. With the check in place, 
 own parameters were screened again by a rule stated before the run (a three-stream mean gain
 beyond two paired SE on tuning seeds 100-119, no stream below by two SE): (confidence,
 warm_up) = (0.2, 250) +0.0002 (SE 0.0004), (0.05, 100) +0.0001 (SE 0.0005), (0.2, 100) -0.0002
-(SE 0.0006) against (0.05, 250): none passes, the defaults stay. A third candidate,
+(SE 0.0006) against (0.05, 250): none passes, the defaults stay. The same mirror check on
+`NeighbourBoBLO`'s switch, by a rule stated before its run (no development stream below the
+unchecked policy by two SE, mean >= -0.001; `NonlinearBandit(2, 3)` not below by 0.01; (5, 3)
+and (2, 2) not below in their mean): ImageSegments 0, digits -0.0009 (SE 0.0005),
+`LinearBandit` 0, `NonlinearBandit(2, 3)` +0.0004, (5, 3) +0.0009 and (2, 2) -0.0009, a mean
+of -0.00003: rejected, and on 10,000-round streams (reported only) it cost -0.0105 (SE 0.0105)
+and -0.0054 (SE 0.0015) on (2, 3) and (5, 3): that stage, a per-arm window of the played
+residuals, switches falsely less often, and the mirror test, which holds the stage to the
+first copy's own optimistic prediction, reverts some of its good switches. `NeighbourBoBLO`
+stays unchecked. A third candidate,
 rejected by its rule: after the switch, play the first
 copy's law where the two greedy arms agree (the switch's evidence is about the other rounds):
 ImageSegments -0.0008 (SE 0.0003), digits -0.0006 (SE 0.0004), `NonlinearBandit` (seeds 100-119)
