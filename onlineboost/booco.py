@@ -189,7 +189,7 @@ class _BoOCOCore(base.Base):
             return np.array([[m + a * (w - m) for w, m in zip(W.tolist()[0], mu)]])
         return self._mu + self._A @ (W - self._mu)
 
-    def iterates(self, x, points: bool = False) -> np.ndarray:
+    def iterates(self, x, points: bool = False) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
         r"""$x^1, \dots, x^N$ of Algorithm 1 (steps 1-2) for the context `x`, as rows (N, d);
         with `points=True` the pair `(X, W)`, `W` the copies' own points $W_i(c_t)$ (N, d)
         the rows are chained from (the same call: nothing predicted twice).
