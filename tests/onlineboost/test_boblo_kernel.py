@@ -289,6 +289,73 @@ def test_a_copy_with_its_own_features_plays_on_the_features_kernels(monkeypatch)
         assert policy.booco.copies._round is None  # (the last update dropped the cache)
 
 
+def _ulps(a, b) -> np.ndarray:
+    """|a - b| in units in the last place of b (of the smallest normal where b is 0)."""
+    return np.abs(a - b) / np.spacing(np.maximum(np.abs(b), np.finfo(float).tiny))
+
+
+def test_the_vectorised_cosine_is_within_one_ulp_of_math_cos():
+    """`_cos_scaled` (fdlibm's reduction and kernels, no call in the loop) against `math.cos`,
+    the libm the general path calls, element by element: over the features' usual arguments,
+    up to `_COS_SPAN`, near the zeros of the cosine (where the reduction's tails matter:
+    without them this test failed by 25,533 ulp there) and at the quadrant boundaries; the
+    scale applied after; NaN stays NaN."""
+    rng = np.random.default_rng(0)
+    k = np.arange(-20_000, 20_000)
+    y = np.concatenate([
+        rng.normal(scale=10.0, size=200_000),
+        rng.uniform(-_kernels._COS_SPAN, _kernels._COS_SPAN, size=100_000),
+        (k + 0.5) * math.pi + rng.normal(scale=1e-9, size=k.size),  # near the zeros
+        k * (math.pi / 4),  # the quadrants' boundaries, where the reduction's rounding flips
+        [0.0, -0.0, 1e-300, math.pi / 2, _kernels._COS_SPAN, -_kernels._COS_SPAN]])
+    got = y.copy()
+    _kernels._cos_scaled(got, 0, y.size, 1.0)
+    want = np.array([math.cos(v) for v in y])
+    assert _ulps(got, want).max() <= 1.0
+    assert (got == want).mean() > 0.5  # (mostly the same float)
+    scaled, head = y[:1000].copy(), y[:3].copy()
+    _kernels._cos_scaled(scaled, 0, 1000, _kernels._SQRT2)
+    np.testing.assert_array_equal(scaled, got[:1000] * _kernels._SQRT2)
+    _kernels._cos_scaled(head, 1, 2, 1.0)  # (only [lo, hi) is written)
+    assert head[0] == y[0] and head[2] == y[2] and head[1] == got[1]
+    odd = np.array([math.nan, 0.5])
+    _kernels._cos_scaled(odd, 0, 2, 1.0)
+    assert math.isnan(odd[0]) and odd[1] == _cos_one(0.5)
+
+
+def _cos_one(v: float) -> float:
+    out = np.array([v])
+    _kernels._cos_scaled(out, 0, 1, 1.0)
+    return float(out[0])
+
+
+def test_the_features_cosine_falls_back_to_math_cos_beyond_its_span():
+    """`_phi_into` with an argument beyond `_COS_SPAN` (a huge context on a narrow bandwidth)
+    takes `math.cos` for every feature of that round, with the same floats as the literal
+    formula; within the span its features are the literal formula's to rounding; the ReLU map
+    is exact; infinities give NaN features, as numpy's cosine does."""
+    rng = np.random.default_rng(1)
+    W, b = rng.normal(size=(64, 3)), rng.uniform(0, 2 * math.pi, 64)
+
+    def literal(z, fourier):
+        y = W @ z + b  # (numpy's dot: the sums may round differently, hence the tolerance)
+        y = np.array([math.cos(v) for v in y]) if fourier else np.maximum(y, 0.0)
+        return np.concatenate([[1.0], y * math.sqrt(2.0), z])
+
+    for z, fourier in ((rng.normal(size=3), True), (np.array([3e5, 1.0, -2.0]), True),
+                       (rng.normal(size=3), False)):
+        phi = _kernels._phi(W, b, z, fourier)
+        want = literal(z, fourier)
+        assert phi.shape == (68,) and phi[0] == 1.0 and np.array_equal(phi[65:], z)
+        np.testing.assert_allclose(phi, want, rtol=0, atol=4e-16 * np.abs(z).max() * 8)
+    big = np.array([3e5, 1.0, -2.0])  # the fallback: exactly math.cos of the kernel's own y
+    phi = _kernels._phi(W, b, big, True)
+    y = np.array([_kernels._dot_r(W[i], big) + b[i] for i in range(64)])
+    assert np.abs(y).max() > _kernels._COS_SPAN
+    np.testing.assert_array_equal(phi[1:65], [math.cos(v) * _kernels._SQRT2 for v in y])
+    assert np.isnan(_kernels._phi(W, b, np.array([math.inf, 0.0, 0.0]), True)[1:65]).all()
+
+
 def test_which_configurations_the_kernels_cover():
     c = {"a": 0.5, "b": -1.0}
 
