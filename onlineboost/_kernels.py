@@ -118,7 +118,8 @@ from .loss_model import RidgeMixture, _ArmRidge
 
 __all__ = ["AVAILABLE", "Lane", "covers", "pull", "pull_round", "pull_round_features",
            "pull_round_ridge", "pull_round_ridge_features", "update", "update_round",
-           "update_round_features", "update_round_ridge", "update_round_ridge_features",
+           "update_lane", "update_round_features", "update_round_ridge",
+           "update_round_ridge_features",
            "subtract_count_bonus", "warm_scale", "warm_store"]
 
 
@@ -355,7 +356,7 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float,
     `phi`: the copy's features of `x` that `pull` returned with it (None: computed here).
     `lane`: as for `pull`."""
     if lane is not None and phi is not None:  # (the second branch below, gathered once)
-        return _update_lane(lane, x, arm, loss, prob, implicit, phi)
+        return update_lane(lane, x, arm, loss, prob, implicit, phi)
     copies, ext = booco.copies, booco._ext
     running = booco.kappa is None
     cost = np.empty(len(booco._mu))  # (the simplex's dimension: `_mu` is its centroid)
@@ -410,14 +411,16 @@ def _learnt(booco, model, copies, running: bool, kappa, cost):
     return cost
 
 
-def _update_lane(lane: Lane, x, arm: int, loss: float, prob: float, implicit: float, phi):
+def update_lane(lane: Lane, x, arm: int, loss: float, prob: float, implicit: float, phi):
     """`update`'s branch for one copy with its own random features on a `RidgeMixture`, its
     constant arguments from `lane` (the cumulative losses kept as the lane's array while
-    the model's list is the one it last wrote)."""
+    the model's list is the one it last wrote). `BoBLO` calls it directly on a round its
+    pull played through `lane` (which `fits` then: nothing replaces those arrays between a
+    pull and its update)."""
     booco, model, copies = lane.booco, lane.model, lane.copies
     ext = booco._ext
     running = booco.kappa is None
-    cost = np.empty(len(lane.p))
+    cost = np.empty(lane.p.shape[0])
     cum = lane.cum if model.loss is lane.loss else np.array(model.loss)
     status, kappa = update_round_features(
         x, arm, loss, prob, float(implicit), lane.G, lane.weights, cum, *lane.mid, ext.kappa,
@@ -426,9 +429,13 @@ def _update_lane(lane: Lane, x, arm: int, loss: float, prob: float, implicit: fl
         return None
     model.loss = lane.loss = cum.tolist()
     lane.cum = cum
-    model._theta = None
+    # (`_learnt`, inlined)
+    model._theta = model._last = None  # (its caches of the mixed weights, the last context)
     copies._round = None  # (its cache of the round's features and raw costs: Theta moved)
-    return _learnt(booco, model, copies, running, kappa, cost)
+    copies._t += 1  # (the learner's clock, as its `learn_vector` keeps it)
+    if running:
+        ext.kappa = booco._kappa = kappa
+    return cost
 
 
 @_njit

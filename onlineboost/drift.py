@@ -79,12 +79,13 @@ class RisingMean(base.DriftDetector):
 
     def update(self, x):
         """Feed a value: a finite real (else `ValueError`, nothing moved)."""
-        try:
-            finite = math.isfinite(x) and not isinstance(x, (bool, str))
-        except TypeError:
-            finite = False
-        if not finite:
-            raise ValueError(f"x must be a finite real number, got {x!r}")
+        if not (type(x) is float and x - x == 0.0):  # (the fast path: a finite float)
+            try:
+                finite = math.isfinite(x) and not isinstance(x, (bool, str))
+            except TypeError:
+                finite = False
+            if not finite:
+                raise ValueError(f"x must be a finite real number, got {x!r}")
         adwin = self._adwin
         before = adwin.estimation
         adwin.update(x)

@@ -754,3 +754,39 @@ def test_the_lane_is_gathered_once_and_again_only_when_the_state_moves_elsewhere
         assert twin._lane.P is twin.booco.copies._P is not policy.booco.copies._P
         assert not np.shares_memory(twin._lane.head[-1], policy.booco.copies._theta)
         assert max(_state_gaps(twin, policy).values()) == 0.0
+
+
+def test_an_update_trusts_its_pulls_lane_only_for_that_policy_and_round(monkeypatch):
+    """A pull through the lane marks its pending round (`(phi, True)`): the update then calls
+    `_kernels.update_lane` on the policy's own lane without checking `fits` again. A copy
+    taken between the pull and the update (pickled, deep-copied: no lane of its own until
+    its next pull, so the checked `update`), a pending round of a pickle from before the mark
+    (`(phi,)`), and a round whose pull was refused after a good one all learn exactly what
+    the policy learns."""
+    calls = []
+    real = _kernels.update_lane
+    monkeypatch.setattr(_kernels, "update_lane",
+                        lambda lane, *args: calls.append(lane) or real(lane, *args))
+    stream = list(STREAMS["LinearBandit"](3))[:400]
+    policy = BoBLO(seed=5)
+    for context, arm_ids in stream[:300]:
+        policy.update(policy.pull(arm_ids, context), context, 0.25)
+    calls.clear()
+    context, arm_ids = stream[300]
+    arm = policy.pull(arm_ids, context)
+    pending = policy._pending
+    assert pending[3][1] is True and len(pending[3]) == 2
+    old = copy.deepcopy(policy)
+    old._pending = pending[:3] + ((pending[3][0],),) + pending[4:]  # (an older pickle's)
+    twins = [pickle.loads(pickle.dumps(policy)), copy.deepcopy(policy), old]
+    refused = copy.deepcopy(policy)
+    refused._lane = _kernels.Lane.of(refused.booco, refused._model, refused.exploration)
+    with pytest.raises(ValueError):
+        refused.pull(arm_ids, {**context, next(iter(context)): float("nan")})
+    assert refused._pending[3][1] is True  # (the good pull's round, still pending)
+    for p in (policy, *twins, refused):
+        p.update(arm, context, 1.0)
+    assert calls[0] is policy._lane and calls[-1] is refused._lane
+    assert len(calls) == 2  # (the copies' lanes were None: `update`, with `fits`)
+    for twin in (*twins, refused):
+        assert max(_state_gaps(twin, policy).values()) == 0.0
