@@ -116,7 +116,7 @@ from . import scaling, sets
 from ._contexts import MAX_ABS
 from .loss_model import RidgeMixture, _ArmRidge
 
-__all__ = ["AVAILABLE", "Lane", "covers", "pull", "pull_round", "pull_round_features",
+__all__ = ["AVAILABLE", "Lane", "covers", "pull", "pull_lane", "pull_round", "pull_round_features",
            "pull_round_ridge", "pull_round_ridge_features", "update", "update_round",
            "update_lane", "update_round_features", "update_round_ridge",
            "update_round_ridge_features",
@@ -266,6 +266,37 @@ def pull(reader, booco, model, context, exploration: float, counts=None, alpha: 
         st.ready = status == 2
         reader._next = None
     return p.tolist(), c.tolist(), z, phi
+
+
+def pull_lane(lane: Lane, reader, context, counts, alpha: float):
+    """`pull` on the steady round only, through `lane` (which the caller found to `fit`): a
+    dict with the last round's keys of plain numbers, the scaler past its warm-up with its
+    statistics as arrays. Returns `(x, phi)`, the law and its running sums left in `lane.p`
+    and `lane.c`, the scaler's step stored; or None, nothing moved, for `pull` to take the
+    round (which covers every other case, or hands it to the numpy path)."""
+    if (type(context) is not dict or reader._fast is not True or reader._idx is not None
+            or not reader.scale):
+        return None
+    keys = tuple(context)
+    if keys != reader._keys:
+        return None
+    vals = context.values()
+    if not _TYPES.issuperset(map(type, vals)):  # (others: `_values` checks and names them)
+        return None
+    try:
+        v = np.fromiter(vals, np.float64, len(keys))
+    except OverflowError:  # an int beyond the float range
+        return None
+    st = reader._stats
+    z, phi = np.empty(len(keys)), np.empty(lane.r)
+    status = pull_round_features(v, True, st.count, st.mean, st.var, st.dev, st.ready,
+                                 *lane.head, lane.copies.inverse_temperature(), *lane.tail, z,
+                                 lane.p, lane.c, phi, counts, alpha)
+    if not status:
+        return None
+    st.ready = status == 2  # (`ContextVectors.commit`: the kernel stored the statistics)
+    reader._next = None
+    return z, phi
 
 
 def _round_law(booco, model, v, scale, count, mean, var, dev, ready, exploration: float,

@@ -1494,6 +1494,18 @@ class BoBLO(bandit.base.ContextualPolicy):
             if not same:
                 raise ValueError(f"arm_ids must be the arms of the first pull, {self._arms}")
             if self._fused:
+                lane = self._lane  # the steady compiled round first (`_pull_fused`'s, leaner)
+                counts = self._arm_counts
+                if (lane and self._jit and self._JIT and counts is not None
+                        and lane.fits(self._booco, self._model, self.exploration)):
+                    law = _kernels.pull_lane(lane, self._reader, context, counts, self._bonus)
+                    if law is not None:
+                        p, c = lane.p.tolist(), lane.c.tolist()
+                        self._arm_probabilities = p
+                        u = self._rng.random() * c[-1]  # a_t ~ p_t (`_draw`, inlined)
+                        i = min(bisect_right(c, u), len(c) - 1)
+                        self._pending = (context, law[0], i, (law[1], True), p[i], False)
+                        return self._arms[i]
                 return self._arms[self._pull_fused(context)]
             if self._deep:
                 law = _deep_kernels.pull(self, context)  # (None: the general path)
@@ -1516,6 +1528,27 @@ class BoBLO(bandit.base.ContextualPolicy):
     def update(self, arm_id, context, reward) -> None:
         """Learn from the reward $r$ of the pulled arm, in `reward_range` $[l, h]$ (loss
         $(h - r)/(h - l)$; $1 - r$ on the default $[0, 1]$)."""
+        pending = self._pending
+        f = None if pending is None else pending[3]
+        lane = self._lane
+        if (type(f) is tuple and len(f) == 2 and f[1] and lane and self._JIT
+                and type(reward) is float and self._low <= reward <= self._high
+                and arm_id is self._arms[pending[2]]
+                and (context is pending[0] or context is None)):
+            # the steady compiled round (its pull's lane, `_feedback_fused`'s first branch):
+            # every check below holds (the pending arm itself is known and equal)
+            loss = (self._high - reward) / (self._high - self._low)
+            c = self.implicit
+            cost = _kernels.update_lane(lane, pending[1], pending[2], loss, pending[4],
+                                        self._implicit() if c == "sqrt" else c, f[0])
+            if cost is None:  # (refused: the numpy round learns it or names what is wrong)
+                self._feedback_fused(loss)
+            else:
+                self._last_cost = cost
+                self._pending = None
+                self._rounds += 1
+            self._tally(arm_id, reward, loss, pending[2])
+            return
         try:
             known = self._arms is not None and arm_id in self._arm_index
         except TypeError:  # unhashable
@@ -1537,6 +1570,11 @@ class BoBLO(bandit.base.ContextualPolicy):
             self._feedback_deep(loss)
         else:
             self._feedback(loss)
+        self._tally(arm_id, reward, loss, self._arm_index[arm_id])
+
+    def _tally(self, arm_id, reward: float, loss: float, i: int) -> None:
+        """`update`'s last steps, once the round is learnt (arm `arm_id`, of index `i`): the
+        drift watch and the per-arm statistics."""
         detector = self._detector
         if detector is not None:  # (`_watch`, inlined)
             detector.update(loss)
@@ -1546,7 +1584,7 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._rewards[arm_id].update(reward)
         self._counts[arm_id] += 1
         if self._arm_counts is not None:
-            self._arm_counts[self._arm_index[arm_id]] += 1.0
+            self._arm_counts[i] += 1.0
         self._n += 1
 
     def _reward(self, reward) -> float:

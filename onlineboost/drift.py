@@ -19,6 +19,11 @@ from ._checks import check_int, check_real
 
 __all__ = ["RisingMean"]
 
+try:  # river's compiled window behind `drift.ADWIN` (absent or moved: the public path only)
+    from river.drift.adwin import AdaptiveWindowing as _WINDOW
+except ImportError:  # pragma: no cover - another river layout
+    _WINDOW = None
+
 
 class RisingMean(base.DriftDetector):
     r"""Detects a rise in the mean of a stream of reals: river's `drift.ADWIN`, one-sided.
@@ -87,6 +92,18 @@ class RisingMean(base.DriftDetector):
             if not finite:
                 raise ValueError(f"x must be a finite real number, got {x!r}")
         adwin = self._adwin
+        helper = getattr(adwin, "_helper", None)
+        if type(adwin) is river_drift.ADWIN and type(helper) is _WINDOW:
+            # `ADWIN.update` and `ADWIN.estimation` on its compiled window directly (river's
+            # own steps, without their Python layers: `BoBLO` feeds this every round)
+            width = helper.get_width()
+            before = helper.get_total() / width if width else 0.0
+            if adwin._drift_detected:  # (ADWIN starts a new window after an alarm)
+                adwin._reset()
+                helper = adwin._helper
+            cut = adwin._drift_detected = helper.update(x)
+            self._drift_detected = cut and adwin.estimation > before
+            return
         before = adwin.estimation
         adwin.update(x)
         self._drift_detected = adwin.drift_detected and adwin.estimation > before

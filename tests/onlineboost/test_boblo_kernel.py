@@ -649,6 +649,11 @@ def test_the_per_arm_reward_means_are_rivers():
             assert type(policy._rewards[arm]) is stats.Mean
             assert policy._rewards[arm].get() == pytest.approx(np.mean(rewards), rel=1e-12)
             assert policy._counts[arm] == len(rewards)
+            river_mean = stats.Mean()  # (fed the same rewards: the same floats)
+            for r in rewards:
+                river_mean.update(r)
+            assert (policy._rewards[arm].get(), policy._rewards[arm].n) == (river_mean.get(),
+                                                                            river_mean.n)
     assert policy._n == 60
 
 

@@ -14,10 +14,19 @@ def _stream(levels, seed=0, noise=0.1):
     return (np.repeat(levels, 1000) + noise * rng.normal(size=1000 * len(levels))).tolist()
 
 
+@pytest.mark.parametrize("path", ["direct", "public"])
 @pytest.mark.parametrize("seed", range(5))
-def test_alarms_are_adwins_cuts_that_raised_its_mean(seed):
-    """Against ADWIN fed the same values: an alarm exactly where ADWIN cut its window and
-    the kept window's mean is above the mean before the update."""
+def test_alarms_are_adwins_cuts_that_raised_its_mean(seed, path, monkeypatch):
+    """Against ADWIN fed the same values through its public API: an alarm exactly where ADWIN
+    cut its window and the kept window's mean is above the mean before the update; the same
+    on `RisingMean`'s direct path (river's compiled window, its Python layers skipped; a new
+    window after each cut) and on its public one (taken where river's layout differs)."""
+    import onlineboost.drift as module
+
+    if path == "public":
+        monkeypatch.setattr(module, "_WINDOW", None)
+    else:
+        assert module._WINDOW is not None  # (this river's layout: the direct path runs)
     xs = _stream([0.6, 0.3, 0.3, 0.7, 0.2, 0.5], seed)
     rising, adwin = RisingMean(), drift.ADWIN()
     got, expected, cuts = [], [], []
