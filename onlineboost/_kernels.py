@@ -209,6 +209,19 @@ class Lane:
                 and self.exploration == exploration)
 
 
+def _floats(context: dict, n: int):
+    """The `n` values of `context` as a float array, where they are all of the types `_TYPES`
+    (`np.fromiter`, as `_contexts._values` converts them); else None (others, and ints beyond
+    the float range: the reader's own step checks and names them)."""
+    vals = context.values()
+    if not _TYPES.issuperset(map(type, vals)):
+        return None
+    try:
+        return np.fromiter(vals, np.float64, n)
+    except OverflowError:  # an int beyond the float range
+        return None
+
+
 def pull(reader, booco, model, context, exploration: float, counts=None, alpha: float = 0.0,
          lane: Lane | None = None):
     """`BoBLO._pull_fused` up to the draw, compiled (`pull_round`), on the usual round: a dict
@@ -245,12 +258,8 @@ def pull(reader, booco, model, context, exploration: float, counts=None, alpha: 
     else:
         count = mean = var = dev = _NONE
         ready = False
-    vals = context.values()
-    if not _TYPES.issuperset(map(type, vals)):  # (others: `_values` checks and names them)
-        return None
-    try:
-        v = np.fromiter(vals, np.float64, len(keys))
-    except OverflowError:  # an int beyond the float range
+    v = _floats(context, len(keys))
+    if v is None:
         return None
     if lane is None:
         status, z, p, c, phi = _round_law(booco, model, v, scale, count, mean, var, dev, ready,
@@ -280,12 +289,8 @@ def pull_lane(lane: Lane, reader, context, counts, alpha: float):
     keys = tuple(context)
     if keys != reader._keys:
         return None
-    vals = context.values()
-    if not _TYPES.issuperset(map(type, vals)):  # (others: `_values` checks and names them)
-        return None
-    try:
-        v = np.fromiter(vals, np.float64, len(keys))
-    except OverflowError:  # an int beyond the float range
+    v = _floats(context, len(keys))
+    if v is None:
         return None
     st = reader._stats
     z, phi = np.empty(len(keys)), np.empty(lane.r)
@@ -349,15 +354,10 @@ def _pull_warm(reader, booco, model, context, exploration: float, counts, alpha:
     a round the kernel does not cover (the first round: the model and the learner know no
     column yet)."""
     st = reader._stats
-    vals = context.values()
     n = len(context)
     buf = st.buf
-    if (n and not st.ready and buf.shape == (n, scaling.WARMUP) and len(st.count) == n
-            and _TYPES.issuperset(map(type, vals))):
-        try:
-            v = np.fromiter(vals, np.float64, n)
-        except OverflowError:  # an int beyond the float range
-            v = None
+    if n and not st.ready and buf.shape == (n, scaling.WARMUP) and len(st.count) == n:
+        v = _floats(context, n)
         if v is not None:
             z, staged = np.empty(n), np.empty((4, n))
             if warm_scale(v, st.count, st.mean, st.var, st.dev, buf, scaling.K,

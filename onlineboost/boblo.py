@@ -320,19 +320,22 @@ sit in a river `Pipeline`. Context values must be real numbers of magnitude at m
 
 **Speed.** `BoBLO()`'s bandit round (one copy, the "dr" estimate on the simplex, its default
 weak learner on the loss model, a `RidgeMixture` or one penalty's, its own scaler, and any
-values of their parameters) runs compiled by numba (`onlineboost._kernels`: the numpy
-round's steps on its own state arrays, equal to rounding, the same arms on the development
-streams): about 2.7-3.4x its numpy round, and 5.2x / 7.7x / 4.1x river's tuned LinUCB's
-decisions/s on ImageSegments / digits / `LinearBandit`, 2.3x-6.3x LinUCB's (defaults) on 17
-held-out streams, the first round and the scaler's warm-up included; below 3x on twelve of
-those, with 2-10 context columns, where LinUCB's round is cheapest and about half of
-`BoBLO()`'s is Python around its two compiled calls (`benchmarks/results/bandit_speed.md`,
-eleventh session, with the drift detector, whose update is river's ADWIN, about 0.5-0.8 us;
-the tenth session's run, on another machine, 4.8x / 5.8x / 3.7x; the eighth session's
-64-feature learner 5.9x / 8.3x / 4.7x, the linear one before it 7.3x / 10.4x / 5.6x;
-sixteenth session, the round's constant arguments gathered once, `_kernels.Lane`, about 1 us
-of Python less: 5.8x / 8.6x / 4.6x and 5.5x / 7.8x / 4.3x in two runs, held-out 2.5x-7.4x,
-below 3x on nine or ten).
+values of their parameters) runs compiled by numba (`onlineboost._kernels`: the numpy round's
+steps on its own state arrays, equal to rounding, the same arms on the development streams):
+about 2.7-3.4x its numpy round, and 5.2x / 7.7x / 4.1x river's tuned LinUCB's decisions/s on
+ImageSegments / digits / `LinearBandit`, 2.3x-6.3x LinUCB's (defaults) on 17 held-out streams,
+the first round and the scaler's warm-up included; below 3x on twelve of those, with 2-10
+context columns, where LinUCB's round is cheapest and about half of `BoBLO()`'s is Python around
+its two compiled calls (`benchmarks/results/bandit_speed.md`, eleventh session, with the drift
+detector, whose update is river's ADWIN, about 0.5-0.8 us; the tenth session's run, on another
+machine, 4.8x / 5.8x / 3.7x; the eighth session's 64-feature learner 5.9x / 8.3x / 4.7x, the
+linear one before it 7.3x / 10.4x / 5.6x; sixteenth session, the round's constant arguments
+gathered once, `_kernels.Lane`, about 1 us of Python less: 5.8x / 8.6x / 4.6x and 5.5x / 7.8x /
+4.3x in two runs, held-out 2.5x-7.4x, below 3x on nine or ten; eighteenth session, the features'
+cosine vectorised, `_kernels._cos_scaled`, within 1 ulp of libm's, and the steady round in fewer
+Python steps, `_kernels.pull_lane`, the update through its pull's lane, `RisingMean` on ADWIN's
+compiled window: 7.2x / 9.8x / 5.5x and 7.1x / 9.9x / 5.5x in two runs, held-out 3.15x-9.3x and
+3.08x-9.3x, none below 3x, the same rewards on every held-out run).
 `BoBLO(n_learners=N > 1)`'s
 bandit round with the default learner (the `"dr"` estimate, `aggregate="auto"`, i.e.
 `FitLead`, a `RidgeMixture`, its own scaler or none) runs as two compiled calls too
@@ -683,19 +686,18 @@ class BoBLO(bandit.base.ContextualPolicy):
     and the feature, before any state moves.
 
     **Speed.** `BoBLO()`'s bandit round runs compiled by numba (`onlineboost._kernels`: the
-    numpy round's steps, equal to rounding, the same arms on the development streams):
-    5.5x-5.8x / 7.8x-8.6x / 4.3x-4.6x the decisions/s of river's tuned LinUCB on ImageSegments
-    / digits / `LinearBandit` (two runs), 2.5x-7.4x LinUCB's at its defaults on the 17
-    held-out streams (below 3x on nine or ten, with 2-10 context columns and two or three
-    arms, where LinUCB's round is
-    cheapest). `BoBLO(n_learners=5)` with its default neighbour later copies plays the
-    general (numpy) path, about 125-165 us a round (0.9x-2.1x tuned LinUCB's decisions/s);
-    over the Fourier later copies (`FOURIER_LATER`) its round is compiled too
+    numpy round's steps, equal to rounding, the same arms on the development streams): 7.1x-7.2x
+    / 9.8x-9.9x / 5.5x the decisions/s of river's tuned LinUCB on ImageSegments / digits /
+    `LinearBandit` (two runs), 3.1x-9.3x LinUCB's at its defaults on the 17 held-out streams
+    (the least, 3.1x-3.2x, with 2-4 context columns and two arms, where LinUCB's round is
+    cheapest). `BoBLO(n_learners=5)` with its default neighbour later copies plays the general
+    (numpy) path, about 125-165 us a round (0.9x-2.1x tuned LinUCB's decisions/s); over the
+    Fourier later copies (`FOURIER_LATER`) its round is compiled too
     (`onlineboost._deep_kernels`), 2.9x / 4.0x / 2.2x (`benchmarks/results/bandit_speed.md`,
-    `bandit_compare`'s interleaved table, sixteenth session). The first `BoBLO` built
-    in a process loads the kernels from numba's cache (about 0.5 s) or compiles them (once
-    per installation: about 15 s, 30 s with the N > 1 kernels), so that no round of a stream
-    pays for it.
+    `bandit_compare`'s interleaved table, sixteenth session; `BoBLO()`'s, eighteenth). The first
+    `BoBLO` built in a process loads the kernels from numba's cache (about 0.5 s) or compiles
+    them (once per installation: about 15 s, 30 s with the N > 1 kernels), so that no round of a
+    stream pays for it.
     Other configurations, the rounds the kernels do not cover (the first, the scaler's
     warm-up, new features, bad input), and everything without numba run the numpy round.
 
