@@ -2304,6 +2304,16 @@ rejected by its rule: after the switch, play the first
 copy's law where the two greedy arms agree (the switch's evidence is about the other rounds):
 ImageSegments -0.0008 (SE 0.0003), digits -0.0006 (SE 0.0004), `NonlinearBandit` (seeds 100-119)
 -0.0044 (SE 0.0014).
+
+**Eighteenth session: speed (issue 13, target 4).** `BoBLO()`'s compiled round computes the
+random features' cosine vectorised (fdlibm's, within 1 ulp of libm's) and takes fewer Python
+steps (`bandit_speed`'s eighteenth-session paragraph); no reward moved. The first table's
+`BoBLO()` and `NeighbourBoBLO()` rows and the interleaved table were re-measured (`--only ...
+--speed --jobs 1`): the rewards are the full run's to the last digit; those two rows'
+decisions/s are from this later run, one process, not the full run's two, so they do not
+compare across rows; the interleaved table is this run's, every policy in it timed round by
+round with tuned LinUCB: `BoBLO()` at 7.2x / 10.0x / 5.6x (sixteenth session 5.8x / 8.9x /
+4.5x).
 """
 
 if __name__ == "__main__":
