@@ -761,6 +761,61 @@ def test_the_lane_is_gathered_once_and_again_only_when_the_state_moves_elsewhere
         assert max(_state_gaps(twin, policy).values()) == 0.0
 
 
+def test_the_steady_pull_is_the_general_pulls_and_refuses_the_rest_moving_nothing():
+    """`_kernels.pull_lane`, the steady round's pull: on a dict with the last round's keys it
+    returns the context vector and the features `_kernels.pull` returns through the same
+    lane, with the same law and the same scaler step; on anything else (no context, another
+    mapping, keys in another order, a new key, a string, an int beyond the float range, NaN,
+    the scaler in its warm-up) it returns None and moves nothing, for the general pull."""
+    stream = list(STREAMS["LinearBandit"](2))[:200]
+    policy = BoBLO(seed=3)
+    for context, arm_ids in stream[:150]:
+        policy.update(policy.pull(arm_ids, context), context, 0.5)
+    lane, reader = policy._lane, policy._reader
+    assert lane and lane.fits(policy.booco, policy._model, policy.exploration)
+    counts, alpha = policy._arm_counts, policy._bonus
+    context = stream[150][0]
+    keys = list(context)
+
+    def snapshot():
+        st = reader._stats
+        return pickle.dumps((st.count, st.mean, st.var, st.dev, st.ready, lane.p, lane.c))
+
+    before = snapshot()
+    twin = copy.deepcopy(policy)
+    twin_lane = _kernels.Lane.of(twin.booco, twin._model, twin.exploration)
+    law = _kernels.pull(twin._reader, twin.booco, twin._model, context, twin.exploration,
+                        twin._arm_counts, twin._bonus, twin_lane)
+    got = _kernels.pull_lane(lane, reader, context, counts, alpha)
+    assert got is not None and law is not None
+    np.testing.assert_array_equal(got[0], law[2])
+    np.testing.assert_array_equal(got[1], law[3])
+    assert lane.p.tolist() == law[0] and lane.c.tolist() == law[1]
+    assert snapshot() != before  # (the scaler's step is stored)
+    for name in ("count", "mean", "var", "dev"):  # (the same scaler step as the general pull)
+        np.testing.assert_array_equal(getattr(reader._stats, name),
+                                      getattr(twin._reader._stats, name))
+    before = snapshot()
+    bad = [None, dict(reversed(list(context.items()))), {**context, "new": 1.0},
+           {**context, keys[0]: "1.5"}, {**context, keys[0]: 10 ** 400},
+           {**context, keys[0]: float("nan")}, [(k, v) for k, v in context.items()]]
+
+    class Other(dict):
+        pass
+
+    bad.append(Other(context))
+    for c in bad:
+        assert _kernels.pull_lane(lane, reader, c, counts, alpha) is None, c
+        assert snapshot() == before
+    fresh = BoBLO(seed=3)  # (in the scaler's warm-up: the general pull's `_pull_warm`)
+    for c, arm_ids in stream[:3]:
+        fresh.update(fresh.pull(arm_ids, c), c, 0.5)
+    fresh_lane = _kernels.Lane.of(fresh.booco, fresh._model, fresh.exploration)
+    assert fresh._reader._fast is not True
+    assert _kernels.pull_lane(fresh_lane, fresh._reader, context, fresh._arm_counts,
+                              fresh._bonus) is None
+
+
 def test_an_update_trusts_its_pulls_lane_only_for_that_policy_and_round(monkeypatch):
     """A pull through the lane marks its pending round (`(phi, True)`): the update then calls
     `_kernels.update_lane` on the policy's own lane without checking `fits` again. A copy
