@@ -451,7 +451,7 @@ def update_lane(lane: Lane, x, arm: int, loss: float, prob: float, implicit: flo
     booco, model, copies = lane.booco, lane.model, lane.copies
     ext = booco._ext
     running = booco.kappa is None
-    cost = np.empty(lane.p.shape[0])
+    cost = np.empty(len(lane.p))
     cum = lane.cum if model.loss is lane.loss else np.array(model.loss)
     status, kappa = update_round_features(
         x, arm, loss, prob, float(implicit), lane.G, lane.weights, cum, *lane.mid, ext.kappa,
@@ -460,13 +460,9 @@ def update_lane(lane: Lane, x, arm: int, loss: float, prob: float, implicit: flo
         return None
     model.loss = lane.loss = cum.tolist()
     lane.cum = cum
-    # (`_learnt`, inlined)
-    model._theta = model._last = None  # (its caches of the mixed weights, the last context)
+    model._theta = None
     copies._round = None  # (its cache of the round's features and raw costs: Theta moved)
-    copies._t += 1  # (the learner's clock, as its `learn_vector` keeps it)
-    if running:
-        ext.kappa = booco._kappa = kappa
-    return cost
+    return _learnt(booco, model, copies, running, kappa, cost)
 
 
 @_njit

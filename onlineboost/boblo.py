@@ -1312,19 +1312,16 @@ class BoBLO(bandit.base.ContextualPolicy):
             if lane is None or lane is not False and not lane.fits(booco, model,
                                                                    self.exploration):
                 lane = self._lane = _kernels.Lane.of(booco, model, self.exploration) or False
-            counts = self._arm_counts
             law = _kernels.pull(self._reader, booco, model, context, self.exploration,
-                                self._play_counts() if counts is None else counts, self._bonus,
-                                lane or None)
+                                self._play_counts(), self._bonus, lane or None)
             if law is not None:
                 p, c, x, phi = law
                 self._arm_probabilities = p
-                u = self._rng.random() * c[-1]  # a_t ~ p_t (`_draw`, inlined)
-                i = min(bisect_right(c, u), len(c) - 1)
+                i = _draw(c, self._rng.random())  # a_t ~ p_t
                 # (slot 3, no iterate for N = 1: `(phi, laned)`, the copy's features of x that
                 # the compiled update reuses and whether this pull played through `_lane`,
-                # which it found to fit: nothing replaces those arrays before the update; a
-                # tuple, never the general path's iterates array)
+                # which it found to fit: nothing replaces those arrays before the update
+                # (`update`'s steady round); a tuple, never the general path's iterates array)
                 self._pending = (context, x, i, None if phi is None else (phi, bool(lane)),
                                  p[i], False)
                 return i
@@ -1346,17 +1343,10 @@ class BoBLO(bandit.base.ContextualPolicy):
         _, x, i, f, prob, _ = self._pending
         if self._jit and self._JIT:  # (None: a round the kernel does not cover)
             lane = self._lane
-            c = self.implicit
-            if c == "sqrt":
-                c = self._implicit()
-            if type(f) is tuple and len(f) == 2 and f[1] and lane:  # (its pull's lane)
-                cost = _kernels.update_lane(lane, x, i, loss, prob, c, f[0])
-            else:
-                cost = _kernels.update(
-                    self._booco, self._model, x, i, loss, prob, c,
-                    f[0] if type(f) is tuple else None,
-                    lane if lane and lane.fits(self._booco, self._model, self.exploration)
-                    else None)
+            cost = _kernels.update(self._booco, self._model, x, i, loss, prob, self._implicit(),
+                                   f[0] if type(f) is tuple else None,
+                                   lane if lane and lane.fits(self._booco, self._model,
+                                                              self.exploration) else None)
             if cost is not None:
                 self._last_cost = cost
                 self._pending = None
