@@ -2313,7 +2313,16 @@ steps (`bandit_speed`'s eighteenth-session paragraph); no reward moved. The firs
 decisions/s are from this later run, one process, not the full run's two, so they do not
 compare across rows; the interleaved table is this run's, every policy in it timed round by
 round with tuned LinUCB: `BoBLO()` at 7.2x / 10.0x / 5.6x (sixteenth session 5.8x / 8.9x /
-4.5x).
+4.5x). Target 1 on `LinearBandit` (a tie: -0.0003, SE 0.0008, over 30 seeds, `bandit_wide`):
+a learning-curve check on tuning seeds 100-115 (scratch, against tuned LinUCB) puts the gap in
+rounds 100-1,000 (-0.0045, -0.0061, -0.0021; level from round 1,000 on), where LinUCB's
+context-directed bonus explores. The model's own optimism, re-screened with the count bonus in
+place by a rule stated before the run (adopt if `LinearBandit` gains beyond two paired SE on
+tuning seeds 100-119, no stream below `BoBLO()` by two SE, three-stream mean >= 0): optimism
+0.02 / 0.05 with the parameter width +0.0008 / -0.0003 (ImageSegments), -0.0058 / -0.0095
+(digits), +0.0013 / +0.0004 (`LinearBandit`); with the predictive width +0.0016 / +0.0008,
+-0.0052 / -0.0107, +0.0015 (SE 0.0006) / +0.0008: what `LinearBandit` gains, digits (64
+columns, 10 arms) loses beyond two SE. None passes; `optimism=0` stays.
 """
 
 if __name__ == "__main__":
