@@ -1529,9 +1529,10 @@ class BoBLO(bandit.base.ContextualPolicy):
                 and (context is pending[0] or context is None)):
             # the steady compiled round (its pull's lane, `_feedback_fused`'s first branch):
             # every check below holds (the pending arm itself is known and equal)
+            i = pending[2]
             loss = (self._high - reward) / (self._high - self._low)
             c = self.implicit
-            cost = _kernels.update_lane(lane, pending[1], pending[2], loss, pending[4],
+            cost = _kernels.update_lane(lane, pending[1], i, loss, pending[4],
                                         self._implicit() if c == "sqrt" else c, f[0])
             if cost is None:  # (refused: the numpy round learns it or names what is wrong)
                 self._feedback_fused(loss)
@@ -1539,34 +1540,28 @@ class BoBLO(bandit.base.ContextualPolicy):
                 self._last_cost = cost
                 self._pending = None
                 self._rounds += 1
-            self._tally(arm_id, reward, loss, pending[2])
-            return
-        try:
-            known = self._arms is not None and arm_id in self._arm_index
-        except TypeError:  # unhashable
-            known = False
-        if not known:
-            raise ValueError(f"arm_id {arm_id!r} is not one of the arms {self._arms}")
-        if type(reward) is not float or not self._low <= reward <= self._high:  # (fast path)
-            reward = self._reward(reward)
-        pending = self._pending
-        if pending is None or (context is not pending[0] and context is not None):
-            self._check_pending(context)  # (names what is wrong, if anything)
-        if self._arms[self._pending[2]] != arm_id:
-            raise ValueError(f"arm_id {arm_id!r} is not the arm of the pending pull")
-        # the loss in [0, 1] (on the default range exactly 1 - reward: x / 1.0 is x)
-        loss = (self._high - reward) / (self._high - self._low)
-        if self._fused:
-            self._feedback_fused(loss)
-        elif self._scratch is not None and self._scratch[0] is self._pending[1]:
-            self._feedback_deep(loss)
         else:
-            self._feedback(loss)
-        self._tally(arm_id, reward, loss, self._arm_index[arm_id])
-
-    def _tally(self, arm_id, reward: float, loss: float, i: int) -> None:
-        """`update`'s last steps, once the round is learnt (arm `arm_id`, of index `i`): the
-        drift watch and the per-arm statistics."""
+            try:
+                known = self._arms is not None and arm_id in self._arm_index
+            except TypeError:  # unhashable
+                known = False
+            if not known:
+                raise ValueError(f"arm_id {arm_id!r} is not one of the arms {self._arms}")
+            if type(reward) is not float or not self._low <= reward <= self._high:
+                reward = self._reward(reward)
+            if pending is None or (context is not pending[0] and context is not None):
+                self._check_pending(context)  # (names what is wrong, if anything)
+            i = pending[2]
+            if self._arms[i] != arm_id:
+                raise ValueError(f"arm_id {arm_id!r} is not the arm of the pending pull")
+            # the loss in [0, 1] (on the default range exactly 1 - reward: x / 1.0 is x)
+            loss = (self._high - reward) / (self._high - self._low)
+            if self._fused:
+                self._feedback_fused(loss)
+            elif self._scratch is not None and self._scratch[0] is pending[1]:
+                self._feedback_deep(loss)
+            else:
+                self._feedback(loss)
         detector = self._detector
         if detector is not None:  # (`_watch`, inlined)
             detector.update(loss)
