@@ -385,7 +385,7 @@ cases), 128 features in 0.3 us instead of 1.3 us; one process alone on SEA, 15.6
 -> 13.1 us. (2) Fewer Python steps on the steady round: the pull goes through the lane in
 one function (`_kernels.pull_lane`), its pending round records that it did, and `update`
 then learns through that lane without checking it again (a copy taken in between has no lane
-yet and takes the checked path); the draw and the drift watch inlined. (3) `RisingMean` feeds
+yet and takes the checked path); the draw inlined. (3) `RisingMean` feeds
 river's compiled ADWIN window directly (ADWIN's own steps without its Python properties; the
 public path where river's layout differs; both tested against ADWIN's public API). Measured
 as the table measures (interleaved with river's LinUCB, two policies only, SEA, seeds 0-2,

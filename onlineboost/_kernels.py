@@ -445,9 +445,9 @@ def _learnt(booco, model, copies, running: bool, kappa, cost):
 def update_lane(lane: Lane, x, arm: int, loss: float, prob: float, implicit: float, phi):
     """`update`'s branch for one copy with its own random features on a `RidgeMixture`, its
     constant arguments from `lane` (the cumulative losses kept as the lane's array while
-    the model's list is the one it last wrote). `BoBLO` calls it directly on a round its
-    pull played through `lane` (which `fits` then: nothing replaces those arrays between a
-    pull and its update)."""
+    the model's list is the one it last wrote). `BoBLO` calls it directly on a round whose
+    pull found `lane` to fit (nothing replaces those arrays between a pull and its
+    update)."""
     booco, model, copies = lane.booco, lane.model, lane.copies
     ext = booco._ext
     running = booco.kappa is None

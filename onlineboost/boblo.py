@@ -1135,19 +1135,15 @@ class BoBLO(bandit.base.ContextualPolicy):
         detector = self._detector
         detector.update(loss)
         if detector.drift_detected:
-            self._drifted()
-
-    def _drifted(self) -> None:
-        """`_watch`'s response to an alarm (`drift_discount`)."""
-        factor = float(self.drift_discount)
-        copies = self._booco.copies
-        if hasattr(copies, "discount"):
-            copies.discount(factor)
-        if self.estimator == "dr":
-            self._model.discount(factor)
-        if self._arm_counts is not None:
-            self._arm_counts /= factor
-        self._drifts.append(self._rounds)
+            factor = float(self.drift_discount)
+            copies = self._booco.copies
+            if hasattr(copies, "discount"):
+                copies.discount(factor)
+            if self.estimator == "dr":
+                self._model.discount(factor)
+            if self._arm_counts is not None:
+                self._arm_counts /= factor
+            self._drifts.append(self._rounds)
 
     @property
     def booco(self) -> BoOCO | None:
@@ -1319,9 +1315,9 @@ class BoBLO(bandit.base.ContextualPolicy):
                 self._arm_probabilities = p
                 i = _draw(c, self._rng.random())  # a_t ~ p_t
                 # (slot 3, no iterate for N = 1: `(phi, laned)`, the copy's features of x that
-                # the compiled update reuses and whether this pull played through `_lane`,
-                # which it found to fit: nothing replaces those arrays before the update
-                # (`update`'s steady round); a tuple, never the general path's iterates array)
+                # the compiled update reuses and whether `_lane` fit at this pull: nothing
+                # replaces its arrays before the update, which then trusts it (`update`'s
+                # steady round); a tuple, never the general path's iterates array)
                 self._pending = (context, x, i, None if phi is None else (phi, bool(lane)),
                                  p[i], False)
                 return i
@@ -1562,11 +1558,8 @@ class BoBLO(bandit.base.ContextualPolicy):
                 self._feedback_deep(loss)
             else:
                 self._feedback(loss)
-        detector = self._detector
-        if detector is not None:  # (`_watch`, inlined)
-            detector.update(loss)
-            if detector.drift_detected:
-                self._drifted()
+        if self._detector is not None:
+            self._watch(loss)
         # river's per-arm reward statistics (`Policy.update`, inlined: no reward scaler here)
         self._rewards[arm_id].update(reward)
         self._counts[arm_id] += 1
