@@ -98,7 +98,7 @@ def test_tune7_rows_build_their_play_laws():
     ann = bc.make_policy("annealed softmax, temperature 0.04, t0 250", 0)
     assert (ann.learner.link, ann.learner.t0, ann.learner.temperature) == ("softmax", 250.0, 0.04)
     base = bc.make_policy("BoBLO() (the defaults)", 0).learner
-    assert ann.learner.l2 == bc.FIFTH_LEARNER["l2"] and base.t0 is None and base.link == "softmax"
+    assert ann.learner.l2 == DEFAULT_LEARNER["l2"] and base.t0 is None and base.link == "softmax"
     assert base._get_params() == bc._LEARNERS["feature"](**bc.FIFTH_LEARNER)._get_params()
 
 
