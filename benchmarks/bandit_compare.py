@@ -2352,6 +2352,13 @@ on other seeds. Across every seed set run this session, `BoBLO()` minus tuned Li
 0.0012) on 120-139 and +0.0006 (SE 0.0005) on 140-179: -0.0006 over the 110 seeds (SE about
 0.0004). That is a tie, and what is left is within 0.001. The last session's finding that the
 gap sits in rounds 100-1,000 was measured on seeds 100-115, where `BoBLO()` happens to trail.
+The eighteenth session's optimism gain on `LinearBandit` does not hold on seeds 140-179 either:
+optimism 0.02 / 0.05 (parameter width) -0.0003 (SE 0.0005) / -0.0009 (SE 0.0006), 0.02
+(predictive) -0.0013 (SE 0.0005). A `LinearBandit` screen needs two disjoint seed sets that
+agree. Speed, also scratch: an update that applies the last round's rank-one step to
+$A^{-1}$ row by row in the same pass as this round's product $A^{-1}\phi$ gives the same
+floats, but it is slower (3.2 against 2.8 us at 132 columns; the two passes each vectorise,
+and the matrix stays in cache between them), so deferring that step would not pay.
 """
 
 if __name__ == "__main__":
