@@ -1034,11 +1034,20 @@ def seed_sweep(argv, description: str, seeds: str) -> tuple:
 
 
 def parse_seeds(text: str) -> list:
-    """Seeds from "100,101" or "100-119" (a range, both ends included)."""
-    if "-" in text:
-        a, b = text.split("-")
-        return list(range(int(a), int(b) + 1))
-    return [int(v) for v in text.split(",")]
+    """Seeds from "100,101", "100-119" (a range, both ends included) or a comma-separated mix
+    of both, in the order given.
+
+    >>> parse_seeds("0-2,180-181,7")
+    [0, 1, 2, 180, 181, 7]
+    """
+    seeds = []
+    for item in text.split(","):
+        if "-" in item:
+            a, b = item.split("-")
+            seeds.extend(range(int(a), int(b) + 1))
+        else:
+            seeds.append(int(item))
+    return seeds
 
 
 def paired(res: dict, name: str, base: str, datas: list) -> tuple:
