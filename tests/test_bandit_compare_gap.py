@@ -77,6 +77,7 @@ def test_tune6_rows_build_their_settings():
 def test_tune_seeds_and_the_paired_rule():
     assert bc.parse_seeds("100-119") == list(range(100, 120))
     assert bc.parse_seeds("100,101") == [100, 101]
+    assert bc.parse_seeds("0-2,180-181,7") == [0, 1, 2, 180, 181, 7]  # ranges and seeds mixed
     datas = ["A", "B", "C"]
     # per seed (3 seeds) and data set: (reward, decisions/s); the candidate is +0.003, +0.006,
     # +0.009 over the base in the data sets' mean on the three seeds
