@@ -1,10 +1,11 @@
-"""Issue 13's reward targets on 30 evaluation seeds instead of 5.
+"""Issue 13's reward targets on 110 evaluation seeds instead of 5.
 
 `benchmarks.bandit_compare` reports the development streams (ImageSegments, digits,
 `LinearBandit`) on evaluation seeds 0-4; with five seeds a difference of 0.005 between two
 policies is within the seed noise on ImageSegments. This benchmark plays the policies the
-targets name on seeds 0-29 (0-4 the usual evaluation seeds; 5-29 used by no tuning run: tuning
-used seeds 100 and above) and reports paired differences with their standard errors:
+targets name on seeds 0-29 and 180-259 (0-4 the usual evaluation seeds; 5-29 and 180-259 used
+by no tuning run: tuning used seeds 100-179) and reports paired differences with their standard
+errors:
 
 * `BoBLO()` against river's `LinUCBDisjoint` with the (alpha, beta) tuned per data set in
   `bandit_compare.LINUCB` (target: `BoBLO()` >= tuned LinUCB) and at its defaults (1, 1);
@@ -15,7 +16,7 @@ used seeds 100 and above) and reports paired differences with their standard err
 LinUCB runs behind river's `StandardScaler` and a bias feature (`bandit_compare.linucb`);
 BoBLO holds its own scaler. The metric is the progressive average reward.
 
-    python -m benchmarks.bandit_wide [--seeds 0-29] [--jobs 2]
+    python -m benchmarks.bandit_wide [--seeds 0-29,180-259] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ def markdown(res: dict, seeds: list) -> str:
 
 
 def main(argv=None):
-    text_seeds, seeds, jobs = seed_sweep(argv, __doc__, "0-29")
+    text_seeds, seeds, jobs = seed_sweep(argv, __doc__, "0-29,180-259")
     res = grid(run, POLICIES, DATASETS, seeds, jobs)
     table = markdown(res, seeds)
     print(table)
@@ -112,6 +113,21 @@ def main(argv=None):
 
 
 NOTE = """\
+**Nineteenth session: 110 evaluation seeds.** The table now runs on seeds 0-29 and 180-259
+(80 fresh seeds, chosen before the run and used by no tuning run; the code is the seventeenth
+session's, rewards unchanged since). On seeds 0-29 alone the figures are the earlier ones:
+`BoBLO()` - tuned LinUCB +0.0158 / +0.0328 / -0.0003 (SE 0.0008); `BoBLO(n_learners=5)` -
+`BoBLO()` +0.0050 / +0.0035 / 0; `NeighbourBoBLO()` - `BoBLO()` +0.0079 / +0.0060 / 0. Over the
+110 seeds `BoBLO()` stays ahead of tuned LinUCB beyond two standard errors on ImageSegments and
+digits (+0.0126, +0.0304) and level with it on `LinearBandit`: -0.0007 (SE 0.0004), within two
+standard errors, so issue 13's first target holds there as a tie, not as a lead; against
+LinUCB's defaults (1, 1) it is -0.0011 (SE 0.0004) there, beyond two. Both boosters stay above
+`BoBLO()` beyond two standard errors on ImageSegments and digits (N = 5: +0.0048 / +0.0042;
+`NeighbourBoBLO()`: +0.0072 / +0.0065) and play its arms on `LinearBandit`. The two changes
+screened this session to close the `LinearBandit` gap (a larger corrections' penalty, copy 1 on
+the model first) gained about +0.002 there on tuning seeds 100-139 and nothing on other seeds
+(`bandit_compare`'s nineteenth-session paragraph); neither was kept.
+
 **Seventeenth session: the switch checked.** `BoBLO(n_learners>1)`'s decision lead now checks
 its switch by the mirror test and returns to the first copy where the stage's observed losses
 exceed the first copy's prediction for its own arm (`depth.PlayLead(revert=True)`), and after
