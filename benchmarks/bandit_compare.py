@@ -2367,7 +2367,15 @@ optimism 0.02 / 0.05 (parameter width) -0.0003 (SE 0.0005) / -0.0009 (SE 0.0006)
 agree. Speed, also scratch: an update that applies the last round's rank-one step to
 $A^{-1}$ row by row in the same pass as this round's product $A^{-1}\phi$ gives the same
 floats, but it is slower (3.2 against 2.8 us at 132 columns; the two passes each vectorise,
-and the matrix stays in cache between them), so deferring that step would not pay.
+and the matrix stays in cache between them), so deferring that step would not pay. (3) *The
+exploration floor.* $\eta$ = 1e-4 and 3e-4 against 0.001, by a rule written before the run
+(seeds 100-179 in two halves; adopt if `LinearBandit` gains in both halves and beyond two SE
+over the 80, no stream below by two SE, three-stream mean >= 0; then reverted if on
+`bandit_wide`'s 110 evaluation seeds `LinearBandit` is below the old default at all). 1e-4
+passed: +0.0005 (SE 0.0002) / +0.0007 (SE 0.0002) / +0.0008 (SE 0.0005) on `LinearBandit` /
+ImageSegments / digits (3e-4: +0.0003 / +0.0006 / +0.0004); on the 110 evaluation seeds
+`BoBLO()` scored 0.6649 / 0.8842 / 0.8718 against 0.6651 / 0.8839 / 0.8709, so by that rule
+it was reverted: `exploration=0.001` stays.
 """
 
 if __name__ == "__main__":
