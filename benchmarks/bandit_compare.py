@@ -2333,7 +2333,7 @@ tuning seeds 100-119, no stream below `BoBLO()` by two SE, three-stream mean >= 
 -0.0052 / -0.0107, +0.0015 (SE 0.0006) / +0.0008: what `LinearBandit` gains, digits (64
 columns, 10 arms) loses beyond two SE. None passes; `optimism=0` stays.
 
-**Nineteenth session (issue 13, target 1: two screens, nothing kept).** Scratch scripts, the
+**Nineteenth session (issue 13, target 1: three screens, nothing kept).** Scratch scripts, the
 compiled round; rules written before each confirmation run. (1) *The corrections' penalty.*
 The default learner's `l2` (20, last screened in the fifth session on two seeds with 64
 features and forgetting) at 35 / 50 / 70 / 100 on tuning seeds 100-119 (a first look, before
