@@ -560,9 +560,8 @@ class BoBLO(bandit.base.ContextualPolicy):
       evaluation seeds (0-29 and 180-259, `benchmarks/bandit_wide.py`), `BoBLO()` scores
       0.884 / 0.871 / 0.665 against river's `LinUCBDisjoint` tuned per data set 0.871 /
       0.841 / 0.666 (+0.013 and +0.030, beyond two standard errors; -0.0007 on
-      `LinearBandit`, standard error 0.0004: a tie, within two standard errors, not a lead). On
-      17
-      held-out classification streams (`benchmarks/bandit_heldout.py`, never tuned on) it
+      `LinearBandit`, standard error 0.0004: a tie, within two standard errors, not a lead).
+      On 17 held-out classification streams (`benchmarks/bandit_heldout.py`, never tuned on) it
       scores 0.853 in the mean against LinUCB's 0.799 at its defaults and 0.807
       hindsight-tuned per stream; it trails LinUCB's defaults on nearly linear ones
       (tic-tac-toe -0.019, Hyperplane -0.016, SEA -0.003). `count_bonus=0` is the fourteenth
