@@ -1234,7 +1234,8 @@ def _main(args):
         report.write_section("40_bandits", text)
 
 
-NOTE = """\
+# (a raw string: the note's LaTeX keeps its backslashes)
+NOTE = r"""
 Every BoBLO row holds BoBLO's default `StandardScaler`, run as its own numpy scaler under the
 robust rule of `onlineboost.scaling` (winsorised warm-up, values winsorised to mean +- 5 sd,
 outputs clipped to +-5: one context cannot poison it; issue 14), and converts each context to a
@@ -1243,7 +1244,7 @@ feature) through `evaluate.bandit(transformer=...)`. Since the sixth session the
 softmax is annealed (`t0=50`: temperature 0.02 / sqrt(1 + t/50) at its t-th learning step) and
 `BoBLO(n_learners=5)` aggregates its stages with `depth.FitLead` in place of `LeadExp4` (paragraph
 "Sixth session, the decision"); the rest of this description is the fifth session's defaults,
-which the rows "fixed temperature 0.02" and "aggregate=\"exp4\"" keep. `BoBLO()` (since the
+which the rows "fixed temperature 0.02" and "aggregate="exp4"" keep. `BoBLO()` (since the
 fourth session) is the
 doubly robust estimator with a per-arm ridge loss model m_t whose penalty is chosen online
 (`model_l2=(1.0, 100.0)`: two per-arm ridge models, penalties 1 and 100, learn the same rounds and
@@ -2139,27 +2140,27 @@ runs at a time; the interleaved table and `bandit_speed` time BoBLO and LinUCB r
 
 **Fifteenth session: the count bonus (issue 13, target 1).** `BoBLO()`'s play now subtracts
 UCB1's optimism on each arm's play count from the arm's predicted cost inside the softmax,
-$b_a = \\alpha\\sqrt{\\ln(1 + t)/(1 + n_a)}$ (`BoBLO(count_bonus=...)`, `"auto"`: $\\alpha$ =
+$b_a = \alpha\sqrt{\ln(1 + t)/(1 + n_a)}$ (`BoBLO(count_bonus=...)`, `"auto"`: $\alpha$ =
 0.3): only the play moves, not the estimate or what the copies and the loss model learn. It came
 from `bandit_noncontextual`'s table: without a context, the annealed softmax kept an arm its
 first draws misjudged out of reach for good in a few percent of runs, the mechanism the
 thirteenth session found on LED and `LinearBandit` within regions of the contexts. Unlike the
-seventh session's optimism (the model's width $\\sqrt{c^\\top P c}$ along every context
+seventh session's optimism (the model's width $\sqrt{c^\top P c}$ along every context
 direction, which cost digits), the count bonus is the same for every context and about equal
 across arms played alike often, so it moves the play only for an arm left behind. The rule,
 written before the grid ran: on the tuning seeds 100-119 (numpy round, scratch), the largest
-three-stream mean among $\\alpha$ in 0.05 / 0.1 / 0.2 / 0.3 whose regret on Bernoulli arms
+three-stream mean among $\alpha$ in 0.05 / 0.1 / 0.2 / 0.3 whose regret on Bernoulli arms
 (`bandit_noncontextual`'s four sets on seeds 100-139, not its table's) is no worse than
-$\\alpha = 0$'s on every set. Three-stream gains over $\\alpha = 0$ (ImageSegments / digits /
+$\alpha = 0$'s on every set. Three-stream gains over $\alpha = 0$ (ImageSegments / digits /
 `LinearBandit`, paired SE): 0.05 +0.0031 (0.0025) / +0.0030 (0.0032) / +0.0016 (0.0008); 0.1
 +0.0031 / +0.0021 / +0.0014; 0.2 +0.0053 (0.0035) / +0.0072 (0.0029) / +0.0011 (0.0011); 0.3
 +0.0039 (0.0042) / +0.0073 (0.0039) / +0.0006 (0.0010); beyond the grid 0.5 / 1 / 2 +0.0061 /
-+0.0059 / +0.0024 in the mean. Bernoulli regret per round (3 / 2 / 5 / 10 arms; $\\alpha$ = 0:
++0.0059 / +0.0024 in the mean. Bernoulli regret per round (3 / 2 / 5 / 10 arms; $\alpha$ = 0:
 0.0166 / 0.0096 / 0.0173 / 0.0480): 0.05 0.0064 / 0.0055 / 0.0130 / 0.0179, 0.1 0.0022 /
 0.0034 / 0.0161 / 0.0227, 0.2 0.0020 / 0.0055 / 0.0180 / 0.0294 (fails on the five-armed set),
 0.3 0.0026 / 0.0078 / 0.0167 / 0.0375, 0.5 0.0048 / 0.0111 / 0.0204 / 0.0564 (fails). So
-$\\alpha$ = 0.3. (A first commit misread the guard and took 0.2; on the evaluation seeds 0-29
-0.2 scored +0.0042 / +0.0096 / +0.0021 over $\\alpha$ = 0 and the held-out mean 0.853; both
+$\alpha$ = 0.3. (A first commit misread the guard and took 0.2; on the evaluation seeds 0-29
+0.2 scored +0.0042 / +0.0096 / +0.0021 over $\alpha$ = 0 and the held-out mean 0.853; both
 were measured before the correction and chose nothing.) On the evaluation seeds 0-29
 (`bandit_wide`, compiled): `BoBLO()` 0.8853 / 0.8735 / 0.6676 against 0.8797 / 0.8626 / 0.6635
 before, and against tuned LinUCB +0.0158 / +0.0328 / -0.0003 (SE 0.0008): the `LinearBandit`
@@ -2182,13 +2183,13 @@ earlier runs on other loads and machines, so compare speeds between those five r
 **Sixteenth session (issue 13: screens, nothing chosen).** Scratch, compiled round, tuning
 seeds only; paired differences over `BoBLO()` (ImageSegments / digits / `LinearBandit`, SE of
 the paired per-seed difference). *The count bonus beyond its grid*, seeds 100-139 (40 seeds):
-$\\alpha$ = 0.5 +0.0026 / +0.0026 / +0.0017, three-stream mean +0.0023 (SE 0.0008); 0.75
+$\alpha$ = 0.5 +0.0026 / +0.0026 / +0.0017, three-stream mean +0.0023 (SE 0.0008); 0.75
 +0.0018 (0.0010); 1 +0.0024 (0.0010), `LinearBandit` +0.0021 (0.0006); 1.5 +0.0009 (0.0009).
 The contextual streams would take a larger bonus, but the fifteenth session's guard (Bernoulli
-regret on seeds 100-139 no worse than $\\alpha = 0$ on every arm set: 0.0166 / 0.0096 / 0.0173 /
+regret on seeds 100-139 no worse than $\alpha = 0$ on every arm set: 0.0166 / 0.0096 / 0.0173 /
 0.0480) fails for each of them: 0.5 0.0048 / 0.0111 / 0.0204 / 0.0564, 0.75 0.0096 / 0.0146 /
 0.0322 / 0.0714, 1 0.0154 / 0.0176 / 0.0431 / 0.0776 (0.3: 0.0026 / 0.0078 / 0.0167 / 0.0375).
-So $\\alpha$ stays 0.3, and `LinearBandit`'s tie with tuned LinUCB stays a tie. *Other knobs*,
+So $\alpha$ stays 0.3, and `LinearBandit`'s tie with tuned LinUCB stays a tie. *Other knobs*,
 seeds 100-119, none beyond two SE of the three-stream mean: temperature 0.01 +0.0021 / -0.0010
 / +0.0026, mean +0.0012 (0.0013); 0.04 -0.0004 (0.0012); `t0` 25 / 100 / 200 +0.0005 /
 +0.0007 / +0.0003 (SE 0.0006-0.0010); exploration 0.0005 +0.0004 (0.0003), 0.002 -0.0011
@@ -2376,7 +2377,7 @@ passed: +0.0005 (SE 0.0002) / +0.0007 (SE 0.0002) / +0.0008 (SE 0.0005) on `Line
 ImageSegments / digits (3e-4: +0.0003 / +0.0006 / +0.0004); on the 110 evaluation seeds
 `BoBLO()` scored 0.6649 / 0.8842 / 0.8718 against 0.6651 / 0.8839 / 0.8709, so by that rule
 it was reverted: `exploration=0.001` stays.
-"""
+""".lstrip("\n")
 
 if __name__ == "__main__":
     main()
