@@ -16,16 +16,19 @@ run beside the two policies on the same seeds and the same reward draws:
 The references' penalty is the best of `PENALTIES` in hindsight (mean over the seeds), which
 favours them. The seeds are `bandit_wide`'s 110 evaluation seeds.
 
-Part 2 (where the default loses). Classification streams whose best policy is linear in the
-context (`linear_classes`: Gaussian contexts, the label the argmax of $k$ random linear scores,
-5% of the labels redrawn) against two of the development side's non-linear streams,
-`NonlinearBandit(d=2, k=3)` and `StumpMixture` classes (data seed 1,000 + seed, not the held-out
-stream's 0). Rows: `BoBLO()`, the same policy without its learned correction (the loss model's
-softmax: the correction's penalty 10^6), and river's LinUCB at (1, 1) and at `LinearBandit`'s
-tuned (1, 5). The linear streams were written for this benchmark after the held-out table had
-shown `BoBLO()` behind LinUCB's defaults on Hyperplane and tic-tac-toe (both two classes with a
-near-linear boundary): for what part 2 explains, those two held-out streams are no longer clean
-evidence. Nothing is chosen from this table.
+Part 2 (where the default loses, and the learnt weight). The three development streams, then
+classification streams whose best policy is linear in the context (`linear_classes`: Gaussian
+contexts, the label the argmax of $k$ random linear scores, 5% of the labels redrawn) and two
+of the development side's non-linear streams, `NonlinearBandit(d=2, k=3)` and `StumpMixture`
+classes (data seed 1,000 + seed, not the held-out stream's 0). Rows: `BoBLO()`, the same policy
+without its learned correction (the loss model's softmax: the correction's penalty 10^6), with
+the correction's weight learnt online (`FeaturePolicy(learn_weight=0.2)`: chosen on seeds
+260-299 and confirmed on 300-339 of these streams, never on this table's seeds), and river's
+LinUCB at (1, 1) and at `LinearBandit`'s tuned (1, 5). The linear streams were written for
+this benchmark after the held-out table had shown `BoBLO()` behind LinUCB's defaults on
+Hyperplane and tic-tac-toe (both two classes with a near-linear boundary): for what part 2
+explains, those two held-out streams are no longer clean evidence. Nothing is chosen from this
+table.
 
     python -m benchmarks.bandit_headroom [--seeds 0-29,180-259] [--seeds2 0-29] [--jobs 2]
 """
@@ -39,7 +42,7 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from benchmarks import report
-from benchmarks.bandit_compare import LINUCB, linucb, parse_seeds
+from benchmarks.bandit_compare import DATASETS, LINUCB, linucb, parse_seeds
 from benchmarks.bandit_heldout import stump_classes
 from learners import FeaturePolicy
 from onlineboost import BoBLO, evaluate
@@ -113,6 +116,7 @@ def linear_classes(seed: int, k: int, d: int = 10, n_rows: int = ROUNDS,
 
 
 STREAMS2 = {
+    **DATASETS,
     "linear, 2 classes": lambda seed: linear_classes(seed, k=2),
     "linear, 4 classes": lambda seed: linear_classes(seed, k=4),
     "NonlinearBandit(d=2, k=3)": lambda seed: NonlinearBandit(d=2, k=3, seed=seed,
@@ -121,7 +125,9 @@ STREAMS2 = {
         stump_classes(seed=1000 + seed), seed=seed),
 }
 MODEL_ALONE = "BoBLO(), the loss model alone (correction penalty 1e6)"
-POLICIES2 = ["BoBLO()", MODEL_ALONE, "river LinUCBDisjoint (1, 1)", "river LinUCBDisjoint (1, 5)"]
+LEARNT = "BoBLO(), the correction's weight learnt (learn_weight=0.2)"
+POLICIES2 = ["BoBLO()", MODEL_ALONE, LEARNT, "river LinUCBDisjoint (1, 1)",
+             "river LinUCBDisjoint (1, 5)"]
 
 
 def _policy(name: str, seed: int):
@@ -130,6 +136,8 @@ def _policy(name: str, seed: int):
         return BoBLO(seed=seed), None
     if name == MODEL_ALONE:
         return BoBLO(learner=FeaturePolicy(**{**DEFAULT_LEARNER, "l2": 1e6}), seed=seed), None
+    if name == LEARNT:
+        return BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, learn_weight=0.2), seed=seed), None
     alpha, beta = {"river LinUCBDisjoint (1, 1)": (1.0, 1.0),
                    "river LinUCBDisjoint (1, 5)": (1.0, 5.0),
                    "river LinUCBDisjoint (tuned)": LINUCB["LinearBandit"]}[name]
@@ -261,6 +269,26 @@ loses beyond two standard errors under both, and what either gives up where the 
 is not linear is more than the 0.012 it recovers where it is. A user who knows that the best
 policy is linear in the context can play the loss model alone, the "model alone" row,
 `BoBLO(learner=FeaturePolicy(**{**DEFAULT_LEARNER, "l2": 1e6}))`.
+
+*The correction's weight learnt online* (`FeaturePolicy(learn_weight=0.2)`, the row above;
+`learners.feature_policy`'s module docstring). Instead of a gate or a fixed shrinkage, the copy
+plays $m + w\hat g$ and moves $w \in [0, 2]$ by AdaGrad steps on the policy gradient of its
+law's doubly robust estimated loss. The rule, written before its confirmation run: among five
+(rate, cap) settings, screened by a scratch prototype on seeds 260-299 of this table's seven
+streams and `NonlinearBandit` (5, 3) and (2, 2), the largest nine-stream mean with no stream below
+`BoBLO()` by two paired SE, (0.2, 2) at +0.0052; confirmed on fresh seeds 300-339 if no
+development stream fell below by two SE and the six synthetic streams gained beyond two SE. It
+gained on all nine there: ImageSegments / digits / `LinearBandit` +0.0023 (SE 0.0009) / +0.0032
+(SE 0.0022) / +0.0002 (SE 0.0006), the linear streams +0.0065 / +0.0069, `NonlinearBandit`
+(2, 3) / (5, 3) / (2, 2) +0.027 / +0.0065 / +0.0041, the stump classes +0.0053 (SE 0.0057). On
+this table's seeds 0-29 (the implementation, which reproduces the prototype's rewards bit for
+bit): the synthetic streams again gain (+0.0071 / +0.0052 on the linear ones, where the weight
+falls, +0.025 / +0.014 on the non-linear ones, where it rises to the cap), but the development
+streams do not: -0.0021 (SE 0.0018) / -0.0063 (SE 0.0030) / -0.0002 on ImageSegments / digits /
+`LinearBandit`. Pooled over the 110 seeds 260-339 and 0-29 the development streams are level
+(+0.0005 / -0.0007, SE 0.0013 / -0.0001), their sign changing from seed set to seed set. So the
+learnt weight stays an option of the learner (numpy round, one copy), not `BoBLO()`'s default:
+that needs the development streams not to lose on the evaluation seeds, and the compiled round.
 """.lstrip("\n")
 
 

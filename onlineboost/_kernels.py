@@ -155,6 +155,7 @@ def covers(booco, model) -> bool:
             and copies.n == 1 and copies.model is model
             and (copies._shared or copies.kind in ("fourier", "relu"))
             and copies.link == "softmax"  # (the softmax, fixed or annealed; not "igw")
+            and copies.learn_weight is None  # (the correction's learnt weight: numpy)
             and type(booco.decision_set) is sets.Simplex and one is not None
             and 0.0 < one[0] <= 1.0 and booco._linear and booco._unit_scale
             and not booco._mu_zero)

@@ -569,7 +569,16 @@ class BoBLO(bandit.base.ContextualPolicy):
       alone, `BoBLO(learner=FeaturePolicy(**{**DEFAULT_LEARNER, "l2": 1e6}))`, and earns
       0.07-0.16 where it is not (`benchmarks/bandit_headroom.py`, which also shows `BoBLO()`
       and tuned LinUCB within 0.003 a round of a free-exploration reference on
-      `LinearBandit`). `count_bonus=0` is the fourteenth
+      `LinearBandit`). A learner that learns the weight of its correction online,
+      `BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, learn_weight=0.2))` (the policy
+      gradient of its law's doubly robust estimated loss; `learners.feature_policy`'s module
+      docstring), shrinks it where the model alone decides better and stretches it where the
+      correction earns: chosen on seeds 260-299 and confirmed on fresh seeds 300-339 (+0.004
+      to +0.027 on the two linear and three `NonlinearBandit` streams), it gains there again
+      on the evaluation seeds 0-29 but not on the development streams (ImageSegments /
+      digits / `LinearBandit` -0.0021 / -0.0063, SE 0.0030 / -0.0002; level pooled over the
+      110 seeds), plays the numpy round and one copy only: an option, not the default
+      (`benchmarks/bandit_headroom.py`). `count_bonus=0` is the fourteenth
       session's play (0.880 / 0.863 / 0.664, -0.004 against LinUCB on `LinearBandit`;
       held-out 0.847).
 
@@ -921,6 +930,9 @@ class BoBLO(bandit.base.ContextualPolicy):
             check_int("max_features", max_features, 1)
         if count_bonus != "auto":
             _real(count_bonus, "count_bonus", 0.0, math.inf)
+        if getattr(learner, "learn_weight", None) is not None and n_learners != 1:
+            raise ValueError(f"learner: a learner that learns its correction's weight "
+                             f"(learn_weight) plays one copy, got n_learners={n_learners!r}")
         self.learner = learner
         self.n_learners = n_learners
         self.gamma = gamma
@@ -1057,6 +1069,10 @@ class BoBLO(bandit.base.ContextualPolicy):
                       and _deep_kernels.covers(self))
         self._scratch = None
         self._lane = None
+        # a one-copy learner that learns its correction's weight (`FeaturePolicy(learn_weight=
+        # ...)`): `update` asks it for each round's gradient and steps the weight
+        self._weighted = (getattr(booco.copies, "learn_weight", None) is not None
+                          and getattr(booco.copies, "model", None) is not None)
 
     def _fusable(self, bandit_face: bool) -> bool:
         """Whether the bandit face's usual round may take the fused path (`_pull_fused`,
@@ -1101,6 +1117,7 @@ class BoBLO(bandit.base.ContextualPolicy):
     #: (a switch for the tests: False sends N > 1 rounds through the general path)
     _DEEP = True
     _deep = False  # (policies pickled before the N > 1 kernels: the general path)
+    _weighted = False  # (policies pickled before the correction's weight: none)
     #: the arrays of the last round `_deep_kernels.pull` played, for its `update` (or None)
     _scratch = None
     #: the compiled round's gathered arguments (`_kernels.Lane`; None: gather them; False:
@@ -1558,12 +1575,19 @@ class BoBLO(bandit.base.ContextualPolicy):
                 raise ValueError(f"arm_id {arm_id!r} is not the arm of the pending pull")
             # the loss in [0, 1] (on the default range exactly 1 - reward: x / 1.0 is x)
             loss = (self._high - reward) / (self._high - self._low)
+            # the learnt weight's gradient on the round, before the copy learns it (stepped
+            # once the round is learnt: a refused round moves nothing)
+            grad = (self._booco.copies.weight_gradient(pending[1], i, loss,
+                                                        self._arm_probabilities)
+                    if self._weighted else None)
             if self._fused:
                 self._feedback_fused(loss)
             elif self._scratch is not None and self._scratch[0] is pending[1]:
                 self._feedback_deep(loss)
             else:
                 self._feedback(loss)
+            if grad is not None:
+                self._booco.copies.step_weight(grad)
         if self._detector is not None:
             self._watch(loss)
         # river's per-arm reward statistics (`Policy.update`, inlined: no reward scaler here)

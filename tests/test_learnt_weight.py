@@ -1,0 +1,189 @@
+"""The correction's learnt weight (`FeaturePolicy(learn_weight=...)`, issue 13): its gradient is
+the derivative of the law's doubly robust estimated loss, its steps are projected AdaGrad
+steps, it learns the direction the data call for, and bad input is refused."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from benchmarks.bandit_headroom import linear_classes
+from learners import FeaturePolicy
+from onlineboost import BoBLO, evaluate, sets
+from onlineboost.boblo import DEFAULT_LEARNER
+from streams import NonlinearBandit
+
+
+class _Model:
+    """A fixed linear loss model m(c) = A c + b (what BoBLO hands its stack)."""
+
+    def __init__(self, k: int, p: int, rng):
+        self.A = 0.1 * rng.normal(size=(k, p))
+        self.b = rng.uniform(0.3, 0.7, k)
+
+    def costs(self, c):
+        return self.A @ c + self.b
+
+
+def _trained_stack(seed: int, k: int = 4, p: int = 3, learn_weight: float = 0.2):
+    rng = np.random.default_rng(seed)
+    stack = FeaturePolicy(sets.Simplex(k), l2=1.0, temperature=0.05, n_features=8, t0=50.0,
+                          on_model=True, learn_weight=learn_weight, seed=seed).stack(1)
+    stack.model = _Model(k, p, rng)
+    for _ in range(60):
+        stack.learn_vector(rng.normal(size=p), rng.uniform(size=(1, k)))
+    return stack, rng
+
+
+def _softmax(z):
+    e = np.exp(z - z.max())
+    return e / e.sum()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_weight_gradient_is_the_estimated_loss_derivative(seed):
+    # oracle: central differences of w -> sum_a pi_a(w) l_a, pi(w) = softmax(-beta (m + w g)),
+    # l the doubly robust estimate m + e_i (loss - m_i) / pi_i(1) of the played law pi(1)
+    stack, rng = _trained_stack(seed)
+    c = rng.normal(size=3)
+    costs = stack.predicted_costs(c)[0]  # w = 1: m + g
+    m = stack.model.costs(c)
+    g = costs - m
+    beta = stack.inverse_temperature()
+    law = _softmax(-beta * costs)
+    arm, loss = int(rng.integers(4)), float(rng.uniform())
+    estimate = m.copy()
+    estimate[arm] += (loss - m[arm]) / law[arm]
+
+    def expected(w):
+        return _softmax(-beta * (m + w * g)) @ estimate
+
+    h = 1e-6
+    numeric = (expected(1.0 + h) - expected(1.0 - h)) / (2 * h)
+    assert stack.weight_gradient(c, arm, loss, law) == pytest.approx(numeric, rel=1e-5, abs=1e-9)
+
+
+def test_weight_steps_are_projected_adagrad():
+    stack, rng = _trained_stack(0, learn_weight=0.3)
+    stack.max_weight = 1.5
+    total = 1e-12
+    w = 1.0
+    for grad in [2.0, -0.5, -4.0, -3.0, -3.0, 10.0, 0.0]:
+        stack.step_weight(grad)
+        total += grad * grad
+        w = min(max(w - 0.3 * grad / np.sqrt(total), 0.0), 1.5)
+        assert stack.weight == w
+        assert 0.0 <= stack.weight <= 1.5
+    # the first step moves by the rate itself: 1 - 0.3 * sign(2)
+    fresh, _ = _trained_stack(1, learn_weight=0.3)
+    fresh.step_weight(2.0)
+    assert fresh.weight == pytest.approx(0.7)
+
+
+def test_gradient_changes_nothing_and_the_play_uses_the_weight():
+    stack, rng = _trained_stack(2)
+    c = rng.normal(size=3)
+    before = stack.predicted_costs(c).copy()
+    law = _softmax(-stack.inverse_temperature() * before[0])
+    stack.weight_gradient(c, 1, 0.4, law)
+    np.testing.assert_array_equal(stack.predicted_costs(c), before)
+    m = stack.model.costs(c)
+    stack.weight = 0.25
+    np.testing.assert_allclose(stack.predicted_costs(c)[0], m + 0.25 * (before[0] - m),
+                               rtol=1e-12, atol=1e-12)
+
+
+def _run(stream, seed, learn_weight=0.2):
+    learner = FeaturePolicy(**DEFAULT_LEARNER, learn_weight=learn_weight)
+    policy = BoBLO(learner=learner, seed=seed)
+    return policy, evaluate.bandit(policy, stream, skyline=None).average_reward
+
+
+def test_weight_falls_where_the_best_policy_is_linear_and_rises_where_it_is_not():
+    # linear classes: the correction adds variance, its weight falls (seeds 0, 1, 3 end below
+    # 0.3, seed 2 near 1); NonlinearBandit: the correction is the policy, its weight rises to
+    # the cap and the reward beats BoBLO()'s on every seed (+0.01 to +0.05)
+    linear = [_run(linear_classes(s, k=2), s)[0]._booco.copies.weight for s in range(4)]
+    assert np.median(linear) < 0.5
+    for s in range(4):
+        policy, reward = _run(NonlinearBandit(d=2, k=3, seed=s, n_rounds=3000), s)
+        assert policy._booco.copies.weight > 1.5
+        plain = evaluate.bandit(BoBLO(seed=s), NonlinearBandit(d=2, k=3, seed=s, n_rounds=3000),
+                                skyline=None).average_reward
+        assert reward > plain
+
+
+def test_weight_stays_in_bounds_and_runs_reproduce():
+    stream = NonlinearBandit(d=2, k=2, seed=5, n_rounds=400)
+    learner = FeaturePolicy(**DEFAULT_LEARNER, learn_weight=1.0, max_weight=1.2)
+    policy = BoBLO(learner=learner, seed=5)
+    weights = []
+    for context, arms in stream:
+        arm = policy.pull(arms, context)
+        policy.update(arm, context, stream.reward(arm))
+        weights.append(policy._booco.copies.weight)
+    assert min(weights) >= 0.0 and max(weights) <= 1.2
+    assert len(set(weights)) > 10  # it moves
+    again = BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, learn_weight=1.0, max_weight=1.2),
+                  seed=5)
+    a = evaluate.bandit(again, NonlinearBandit(d=2, k=2, seed=5, n_rounds=400), skyline=None)
+    b = evaluate.bandit(BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, learn_weight=1.0,
+                                                    max_weight=1.2), seed=5),
+                        NonlinearBandit(d=2, k=2, seed=5, n_rounds=400), skyline=None)
+    np.testing.assert_array_equal(a.rewards, b.rewards)
+
+
+def test_pickled_mid_stream_continues_alike():
+    stream = NonlinearBandit(d=2, k=3, seed=7, n_rounds=300)
+    policy = BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, learn_weight=0.2), seed=7)
+    rounds = list(stream)
+    for context, arms in rounds[:200]:
+        arm = policy.pull(arms, context)
+        policy.update(arm, context, float(arm == 0))
+    twin = pickle.loads(pickle.dumps(policy))
+    assert twin._booco.copies.weight == policy._booco.copies.weight
+    for context, arms in rounds[200:]:
+        a, b = policy.pull(arms, context), twin.pull(arms, context)
+        assert a == b
+        policy.update(a, context, float(a == 1))
+        twin.update(b, context, float(b == 1))
+    assert twin._booco.copies.weight == policy._booco.copies.weight
+
+
+def test_refused_update_moves_no_weight():
+    stream = NonlinearBandit(d=2, k=3, seed=3, n_rounds=50)
+    policy = BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, learn_weight=0.5), seed=3)
+    for context, arms in list(stream)[:30]:
+        arm = policy.pull(arms, context)
+        policy.update(arm, context, 0.3)
+    context = {"x0": 0.1, "x1": -0.2}
+    arm = policy.pull([0, 1, 2], context)
+    state = pickle.dumps(policy._booco.copies)
+    for bad in (float("nan"), 2.0, "a"):
+        with pytest.raises(ValueError, match="reward"):
+            policy.update(arm, context, bad)
+    assert pickle.dumps(policy._booco.copies) == state
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    ({"on_model": True, "learn_weight": 0.0}, "learn_weight"),
+    ({"on_model": True, "learn_weight": -1.0}, "learn_weight"),
+    ({"on_model": True, "learn_weight": float("nan")}, "learn_weight"),
+    ({"on_model": True, "learn_weight": "0.2"}, "learn_weight"),
+    ({"on_model": False, "learn_weight": 0.2}, "learn_weight"),
+    ({"on_model": True, "learn_weight": 0.2, "max_weight": 0.5}, "max_weight"),
+    ({"on_model": True, "learn_weight": 0.2, "max_weight": float("inf")}, "max_weight"),
+])
+def test_bad_settings_are_refused(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        FeaturePolicy(**kwargs)
+
+
+def test_one_copy_only():
+    learner = FeaturePolicy(**DEFAULT_LEARNER, learn_weight=0.2)
+    with pytest.raises(ValueError, match="learner"):
+        BoBLO(learner=learner, n_learners=2)
+    with pytest.raises(ValueError, match="learn_weight"):
+        learner.stack(2)
