@@ -287,8 +287,9 @@ falls, +0.025 / +0.014 on the non-linear ones, where it rises to the cap), but t
 streams do not: -0.0021 (SE 0.0018) / -0.0063 (SE 0.0030) / -0.0002 on ImageSegments / digits /
 `LinearBandit`. Pooled over the 110 seeds 260-339 and 0-29 the development streams are level
 (+0.0005 / -0.0007, SE 0.0013 / -0.0001), their sign changing from seed set to seed set. So the
-learnt weight stays an option of the learner (numpy round, one copy), not `BoBLO()`'s default:
-that needs the development streams not to lose on the evaluation seeds, and the compiled round.
+learnt weight stays an option of the learner (one copy; compiled as `BoBLO()`'s round is, the
+same arms as its numpy round), not `BoBLO()`'s default: that needs the development streams not
+to lose on the evaluation seeds.
 """.lstrip("\n")
 
 

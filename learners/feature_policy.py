@@ -108,8 +108,9 @@ below `BoBLO()` by two standard errors, and on fresh seeds 300-339 it gained on 
 +0.0053 on the stump classes, +0.0023 (SE 0.0009) / +0.0032 / +0.0002 on ImageSegments / digits
 / `LinearBandit`. On the evaluation seeds 0-29 (`benchmarks/bandit_headroom.py`) the synthetic
 streams gain again but the development streams do not (-0.0021 / -0.0063, SE 0.0030 / -0.0002;
-level pooled over all 110 seeds), so it is not BoBLO's default. The stack with `learn_weight`
-plays its numpy round (BoBLO's compiled round does not cover it yet), one copy only.
+level pooled over all 110 seeds), so it is not BoBLO's default. One copy only; BoBLO's compiled
+round covers a copy with random features of its own that learns its weight (the same arms as
+the numpy round, the weight equal to rounding).
 """
 
 from __future__ import annotations

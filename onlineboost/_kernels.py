@@ -145,8 +145,9 @@ def covers(booco, model) -> bool:
     `RidgeMixture` (any penalties, optimism and its width, rate) or one penalty's
     `loss_model._ArmRidge`, on a plain `Simplex` whose one-copy point
     $x^1 = \mu + a (W - \mu)$ stays in it ($0 < a \le 1$), the linear loss with unit
-    gradient scales. Rounds outside what the kernels cover (the first, new columns, bad
-    input, non-finite values) still take the numpy fused path, round by round."""
+    gradient scales; a copy that learns its correction's weight (`learn_weight`) with features
+    of its own. Rounds outside what the kernels cover (the first, new columns, bad input,
+    non-finite values) still take the numpy fused path, round by round."""
     from learners import FeaturePolicyStack  # (learners imports onlineboost)
 
     copies, one = booco.copies, booco._chain_one
@@ -155,7 +156,8 @@ def covers(booco, model) -> bool:
             and copies.n == 1 and copies.model is model
             and (copies._shared or copies.kind in ("fourier", "relu"))
             and copies.link == "softmax"  # (the softmax, fixed or annealed; not "igw")
-            and copies.learn_weight is None  # (the correction's learnt weight: numpy)
+            # (a learnt weight of the correction: the features kernels only)
+            and (copies.learn_weight is None or not copies._shared)
             and type(booco.decision_set) is sets.Simplex and one is not None
             and 0.0 < one[0] <= 1.0 and booco._linear and booco._unit_scale
             and not booco._mu_zero)
@@ -267,9 +269,10 @@ def pull(reader, booco, model, context, exploration: float, counts=None, alpha: 
                                           exploration, counts, alpha)
     else:  # (`_round_law`'s first branch, its constant arguments gathered once)
         z, p, c, phi = np.empty(len(v)), lane.p, lane.c, np.empty(lane.r)
+        copies = lane.copies
         status = pull_round_features(v, scale, count, mean, var, dev, ready, *lane.head,
-                                     lane.copies.inverse_temperature(), *lane.tail, z, p, c,
-                                     phi, counts, alpha)
+                                     copies.weight, copies.inverse_temperature(), *lane.tail,
+                                     z, p, c, phi, counts, alpha)
     if not status:
         return None
     if scale:  # (`ContextVectors.commit`: the kernel stored the statistics)
@@ -295,9 +298,10 @@ def pull_lane(lane: Lane, reader, context, counts, alpha: float):
         return None
     st = reader._stats
     z, phi = np.empty(len(keys)), np.empty(lane.r)
+    copies = lane.copies
     status = pull_round_features(v, True, st.count, st.mean, st.var, st.dev, st.ready,
-                                 *lane.head, lane.copies.inverse_temperature(), *lane.tail, z,
-                                 lane.p, lane.c, phi, counts, alpha)
+                                 *lane.head, copies.weight, copies.inverse_temperature(),
+                                 *lane.tail, z, lane.p, lane.c, phi, counts, alpha)
     if not status:
         return None
     st.ready = status == 2  # (`ContextVectors.commit`: the kernel stored the statistics)
@@ -320,14 +324,16 @@ def _round_law(booco, model, v, scale, count, mean, var, dev, ready, exploration
         status = pull_round_features(
             v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP, MAX_ABS, model.G,
             model.weights, model.optimism, model.width0, copies._W[0], copies._b[0],
-            copies.kind == "fourier", copies._theta[0], beta, booco._chain_one[0], mu,
-            1.0 - exploration, exploration / d, z, p, c, phi, counts, alpha)
+            copies.kind == "fourier", copies._theta[0], copies.weight, beta,
+            booco._chain_one[0], mu, 1.0 - exploration, exploration / d, z, p, c, phi, counts,
+            alpha)
     elif not copies._shared:  # (on a single-penalty `loss_model._ArmRidge`)
         status = pull_round_ridge_features(
             v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP, MAX_ABS, model.P,
             model.theta, model.optimism, model.width0, copies._W[0], copies._b[0],
-            copies.kind == "fourier", copies._theta[0], beta, booco._chain_one[0], mu,
-            1.0 - exploration, exploration / d, z, p, c, phi, counts, alpha)
+            copies.kind == "fourier", copies._theta[0], copies.weight, beta,
+            booco._chain_one[0], mu, 1.0 - exploration, exploration / d, z, p, c, phi, counts,
+            alpha)
     elif type(model) is RidgeMixture:
         status = pull_round(v, scale, count, mean, var, dev, ready, scaling.K, scaling.CLIP,
                             MAX_ABS, model.G, model.weights, model.optimism,
@@ -380,16 +386,20 @@ def _pull_warm(reader, booco, model, context, exploration: float, counts, alpha:
 
 
 def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float, phi=None,
-           lane: Lane | None = None):
+           lane: Lane | None = None, law=None):
     r"""`BoBLO._feedback_fused` compiled (`update_round`) for the pending round (context vector
     `x`, `arm` drawn with probability `prob`, the observed `loss`, implicit exploration
     `implicit`): the estimate $\tilde f_t$ (a new array), the weak learner, kappa and the
     loss model moved; or None, nothing moved, for the numpy path to learn (or refuse) it.
     `phi`: the copy's features of `x` that `pull` returned with it (None: computed here).
-    `lane`: as for `pull`."""
+    `lane`: as for `pull`. `law`: the pull's arm law (a copy that learns its correction's
+    weight needs it; `lane` holds its own)."""
     if lane is not None and phi is not None:  # (the second branch below, gathered once)
-        return update_lane(lane, x, arm, loss, prob, implicit, phi)
+        return update_lane(lane, x, arm, loss, prob, implicit, phi, law)
     copies, ext = booco.copies, booco._ext
+    wstate, beta, law = _weight_state(copies, law, len(booco._mu))
+    if wstate is None:
+        return None  # (a learnt weight without the arms' law: the numpy round learns it)
     running = booco.kappa is None
     cost = np.empty(len(booco._mu))  # (the simplex's dimension: `_mu` is its centroid)
     if not copies._shared and type(model) is not RidgeMixture:  # one copy, its own features,
@@ -397,22 +407,24 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float,
             x, arm, loss, prob, float(implicit), model.P, model.theta, model.optimism,
             model.width0, copies._W[0], copies._b[0], copies.kind == "fourier", copies._P[0],
             copies._theta[0], 1.0 / copies.forget, booco._mu, float(ext.delta), ext.kappa,
-            running, cost, _NONE if phi is None else phi)
+            running, cost, _NONE if phi is None else phi, law, beta, wstate)
         if not status:
             return None
         copies._round = None  # (its cache of the round's features and raw costs: Theta moved)
+        _store_weight(copies, wstate)
     elif not copies._shared:  # one copy with its own random features, on a `RidgeMixture`
         cum = np.array(model.loss)
         status, kappa = update_round_features(
             x, arm, loss, prob, float(implicit), model.G, model.weights, cum, model.rate,
             model.optimism, model.width0, copies._W[0], copies._b[0], copies.kind == "fourier",
             copies._P[0], copies._theta[0], 1.0 / copies.forget, booco._mu, float(ext.delta),
-            ext.kappa, running, cost, _NONE if phi is None else phi)
+            ext.kappa, running, cost, _NONE if phi is None else phi, law, beta, wstate)
         if not status:
             return None
         model.loss = cum.tolist()
         model._theta = None
         copies._round = None  # (its cache of the round's features and raw costs: Theta moved)
+        _store_weight(copies, wstate)
     elif type(model) is RidgeMixture:
         cum = np.array(model.loss)
         status, kappa = update_round(
@@ -433,6 +445,31 @@ def update(booco, model, x, arm: int, loss: float, prob: float, implicit: float,
     return _learnt(booco, model, copies, running, kappa, cost)
 
 
+#: the weight's state of a copy that does not learn it (rate 0: never read past it, never
+#: written)
+_NO_WEIGHT = np.array([1.0, 0.0, 0.0, 1.0])
+
+
+def _weight_state(copies, law, k: int) -> tuple:
+    """`(wstate, beta, law)` for the update kernels: the copy's (weight, sum of squared
+    gradients, rate, cap), its round's $1/\\tau_t$ and the pull's arm law `law` as an array;
+    `(_NO_WEIGHT, 0, _NONE)` for a copy without a learnt weight; `(None, 0, _NONE)` for one
+    with a learnt weight but no law of its `k` arms (the numpy round then learns the round)."""
+    rate = getattr(copies, "learn_weight", None)
+    if rate is None:
+        return _NO_WEIGHT, 0.0, _NONE
+    if law is None or len(law) != k:
+        return None, 0.0, _NONE
+    return (np.array([copies.weight, copies._weight_sq, rate, copies.max_weight]),
+            copies.inverse_temperature(), np.asarray(law, dtype=np.float64))
+
+
+def _store_weight(copies, wstate) -> None:
+    """The learnt weight's state back on the copy, once its kernel has learnt the round."""
+    if wstate is not _NO_WEIGHT:
+        copies.weight, copies._weight_sq = float(wstate[0]), float(wstate[1])
+
+
 def _learnt(booco, model, copies, running: bool, kappa, cost):
     """Every update's last steps, once its kernel has learnt the round: the caches that the
     round made stale dropped, the learner's clock stepped, kappa stored; returns `cost`."""
@@ -443,26 +480,36 @@ def _learnt(booco, model, copies, running: bool, kappa, cost):
     return cost
 
 
-def update_lane(lane: Lane, x, arm: int, loss: float, prob: float, implicit: float, phi):
+def update_lane(lane: Lane, x, arm: int, loss: float, prob: float, implicit: float, phi,
+                law=None):
     """`update`'s branch for one copy with its own random features on a `RidgeMixture`, its
     constant arguments from `lane` (the cumulative losses kept as the lane's array while
     the model's list is the one it last wrote). `BoBLO` calls it directly on a round whose
     pull found `lane` to fit (nothing replaces those arrays between a pull and its
-    update)."""
+    update). `law`: the pull's arm law (a copy that learns its correction's weight needs
+    it)."""
     booco, model, copies = lane.booco, lane.model, lane.copies
     ext = booco._ext
     running = booco.kappa is None
     cost = np.empty(len(lane.p))
     cum = lane.cum if model.loss is lane.loss else np.array(model.loss)
+    if copies.learn_weight is None:  # (the default: no learnt weight, no call for it)
+        wstate, beta, law = _NO_WEIGHT, 0.0, _NONE
+    else:
+        wstate, beta, law = _weight_state(copies, law, len(lane.p))
+        if wstate is None:
+            return None  # (a learnt weight without the arms' law: the numpy round learns it)
     status, kappa = update_round_features(
         x, arm, loss, prob, float(implicit), lane.G, lane.weights, cum, *lane.mid, ext.kappa,
-        running, cost, phi)
+        running, cost, phi, law, beta, wstate)
     if not status:  # (refused before anything was written)
         return None
     model.loss = lane.loss = cum.tolist()
     lane.cum = cum
     model._theta = None
     copies._round = None  # (its cache of the round's features and raw costs: Theta moved)
+    if wstate is not _NO_WEIGHT:
+        _store_weight(copies, wstate)
     return _learnt(booco, model, copies, running, kappa, cost)
 
 
@@ -1228,26 +1275,28 @@ def _phi_into(W, b, z, fourier, phi):
 
 
 @_njit
-def _features_law(cost, W, b, z, fourier, theta, beta, chain_a, mu, law_a, law_b, p, c, phi,
-                  counts, alpha):
+def _features_law(cost, W, b, z, fourier, theta, wt, beta, chain_a, mu, law_a, law_b, p, c,
+                  phi, counts, alpha):
     r"""The features pulls' common tail, on the model's costs `cost` of the scaled context `z`:
-    $\phi(z)$ into `phi`, $\Theta\phi$ added to `cost` (the numpy round: its raw costs, then
-    the model's added), the softmax law into `p` and its running sums into `c`; False where
-    the law is not finite."""
+    $\phi(z)$ into `phi`, $w\,\Theta\phi$ added to `cost` (`wt` the correction's weight $w$,
+    1 unless the copy learns it: the numpy round's raw costs, weighted, then the model's
+    added), the softmax law into `p` and its running sums into `c`; False where the law is not
+    finite."""
     _phi_into(W, b, z, fourier, phi)
     for a in range(theta.shape[0]):
-        cost[a] = _dot_r(theta[a], phi) + cost[a]
+        cost[a] = wt * _dot_r(theta[a], phi) + cost[a]
     return _softmax_law(cost, beta, chain_a, mu, law_a, law_b, p, c, counts, alpha)
 
 
 @_njit
 def pull_round_features(v, scale, count, mean, var, dev, ready, band, clip, max_abs, G, weights,
-                        optimism, width0, W, b, fourier, theta, beta, chain_a, mu, law_a, law_b,
-                        z, p, c, phi, counts, alpha):
+                        optimism, width0, W, b, fourier, theta, wt, beta, chain_a, mu, law_a,
+                        law_b, z, p, c, phi, counts, alpha):
     """`pull_round` for one copy with its own random features (`W` `(D, n)`, `b` `(D,)`: the
     copy's map; `theta` `(k, 1 + D + n)` its corrections on $\\phi(c)$): the model's costs on
     $\\tilde c = (1, c)$ plus $\\Theta\\phi(c)$, then the same softmax and law. The features
-    $\\phi(c)$ are left in `phi` (length $1 + D + n$) for the round's update to reuse."""
+    $\\phi(c)$ are left in `phi` (length $1 + D + n$) for the round's update to reuse; `wt`:
+    the correction's weight (`_features_law`)."""
     n, k = v.shape[0], theta.shape[0]
     q = n + 1
     if (n == 0 or G.shape[3] != q or G.shape[2] != q + 1 or G.shape[0] != k
@@ -1262,8 +1311,8 @@ def pull_round_features(v, scale, count, mean, var, dev, ready, band, clip, max_
     ce = _row(z)
     cost = np.empty(k)
     _model_costs(G, weights, optimism, width0, ce, cost)
-    if not _features_law(cost, W, b, z, fourier, theta, beta, chain_a, mu, law_a, law_b, p, c,
-                         phi, counts, alpha):
+    if not _features_law(cost, W, b, z, fourier, theta, wt, beta, chain_a, mu, law_a, law_b, p,
+                         c, phi, counts, alpha):
         return 0
     if scale:  # the round is past its last refusal: the scaler's step is stored
         _store(status, count, mean, var, dev, st)
@@ -1273,14 +1322,15 @@ def pull_round_features(v, scale, count, mean, var, dev, ready, band, clip, max_
 @_njit
 def update_round_features(x, arm, loss, prob, implicit, G, weights, cum, rate, optimism, width0,
                           W, b, fourier, P, theta, inv_forget, mu, delta, kappa, running, cost,
-                          phi):
+                          phi, law, beta, wstate):
     r"""`update_round` for one copy with its own random features: the estimate, kappa and
     step 4 as there; the copy's ridge step on $\phi(c)$ is `learners._stack_kernels.learn`'s
     (the forgetting folded into the pass over $A^{-1}$: $u = (A^{-1}/\lambda)\phi$, rows
     $A^{-1}_{a\cdot}/\lambda - w_a w$, $w = u/\sqrt s$), on the residuals $G - m(c) -
     \Theta\phi$; then the mixture learns as in `update_round`. `phi`: the features the round's
     pull computed from `x` (`pull_round_features`), or any array of another length (then they
-    are computed here: the same floats)."""
+    are computed here: the same floats). `law`, `beta`, `wstate`: the correction's learnt
+    weight (`_weight_gradient`, `_weight_step`)."""
     q, k, M = x.shape[0] + 1, theta.shape[0], G.shape[1]
     r = 1 + W.shape[0] + x.shape[0]
     if (G.shape[3] != q or G.shape[2] != q + 1 or G.shape[0] != k or W.shape[1] != x.shape[0]
@@ -1297,9 +1347,42 @@ def update_round_features(x, arm, loss, prob, implicit, G, weights, cum, rate, o
         return 0, kappa
     if phi.shape[0] != r:
         phi = _phi(W, b, x, fourier)
+    grad = _weight_gradient(phi, model, theta, law, beta, arm, loss, wstate)
     _learn_phi(phi, model, pr, mu, delta, P, theta, inv_forget)
     _mixture_learn(G, weights, cum, rate, ce, arm, loss)
+    _weight_step(grad, wstate)
     return 1, kappa
+
+
+@_njit
+def _weight_gradient(phi, model, theta, law, beta, arm, loss, wstate):
+    r"""The gradient $\partial_t$ of the correction's learnt weight
+    (`learners.feature_policy`'s module docstring, `FeaturePolicyStack.weight_gradient`) on the
+    round's features `phi` and model costs `model`, before the copy learns: 0 when the copy
+    does not learn its weight (`wstate[2]`, the rate, is 0)."""
+    k = theta.shape[0]
+    if wstate[2] == 0.0:
+        return 0.0
+    g = np.empty(k)
+    gbar = 0.0
+    for a in range(k):
+        g[a] = _dot_r(theta[a], phi)
+        gbar += law[a] * g[a]
+    acc = 0.0
+    for a in range(k):
+        acc += law[a] * (model[a] * (g[a] - gbar))
+    return -beta * (acc + (loss - model[arm]) * (g[arm] - gbar))
+
+
+@_njit
+def _weight_step(grad, wstate):
+    """`FeaturePolicyStack.step_weight` on `wstate` = (the weight, AdaGrad's sum of squared
+    gradients, the rate, the cap), in place; nothing at rate 0."""
+    if wstate[2] == 0.0:
+        return
+    wstate[1] += grad * grad
+    w = wstate[0] - wstate[2] * grad / math.sqrt(wstate[1])
+    wstate[0] = min(max(w, 0.0), wstate[3])
 
 
 @_njit
@@ -1340,7 +1423,7 @@ def _learn_phi(phi, model, pr, mu, delta, P, theta, inv_forget):
 
 @_njit
 def pull_round_ridge_features(v, scale, count, mean, var, dev, ready, band, clip, max_abs, Pm,
-                              Tm, optimism, width0, W, b, fourier, theta, beta, chain_a, mu,
+                              Tm, optimism, width0, W, b, fourier, theta, wt, beta, chain_a, mu,
                               law_a, law_b, z, p, c, phi, counts, alpha):
     """`pull_round_features` on a single-penalty `loss_model._ArmRidge` (`Pm`, `Tm`)."""
     n, k = v.shape[0], theta.shape[0]
@@ -1357,8 +1440,8 @@ def pull_round_ridge_features(v, scale, count, mean, var, dev, ready, band, clip
     ce = _row(z)
     cost = np.empty(k)
     _ridge_costs(Pm, Tm, optimism, width0, ce, cost)
-    if not _features_law(cost, W, b, z, fourier, theta, beta, chain_a, mu, law_a, law_b, p, c,
-                         phi, counts, alpha):
+    if not _features_law(cost, W, b, z, fourier, theta, wt, beta, chain_a, mu, law_a, law_b, p,
+                         c, phi, counts, alpha):
         return 0
     if scale:
         _store(status, count, mean, var, dev, st)
@@ -1368,7 +1451,7 @@ def pull_round_ridge_features(v, scale, count, mean, var, dev, ready, band, clip
 @_njit
 def update_round_ridge_features(x, arm, loss, prob, implicit, Pm, Tm, optimism, width0, W, b,
                                 fourier, P, theta, inv_forget, mu, delta, kappa, running, cost,
-                                phi):
+                                phi, law, beta, wstate):
     """`update_round_features` on a single-penalty `loss_model._ArmRidge` (`Pm`, `Tm`): its
     learning step is `update_round_ridge`'s."""
     q, k = x.shape[0] + 1, theta.shape[0]
@@ -1386,6 +1469,8 @@ def update_round_ridge_features(x, arm, loss, prob, implicit, Pm, Tm, optimism, 
         return 0, kappa
     if phi.shape[0] != r:  # (`update_round_features`: the pull's features, or computed here)
         phi = _phi(W, b, x, fourier)
+    grad = _weight_gradient(phi, model, theta, law, beta, arm, loss, wstate)
     _learn_phi(phi, model, pr, mu, delta, P, theta, inv_forget)
     _ridge_learn(Pm, Tm, ce, arm, loss)
+    _weight_step(grad, wstate)
     return 1, kappa

@@ -577,7 +577,7 @@ class BoBLO(bandit.base.ContextualPolicy):
       to +0.027 on the two linear and three `NonlinearBandit` streams), it gains there again
       on the evaluation seeds 0-29 but not on the development streams (ImageSegments /
       digits / `LinearBandit` -0.0021 / -0.0063, SE 0.0030 / -0.0002; level pooled over the
-      110 seeds), plays the numpy round and one copy only: an option, not the default
+      110 seeds), one copy only: an option, not the default, compiled as the default is
       (`benchmarks/bandit_headroom.py`). `count_bonus=0` is the fourteenth
       session's play (0.880 / 0.863 / 0.664, -0.004 against LinUCB on `LinearBandit`;
       held-out 0.847).
@@ -1365,12 +1365,17 @@ class BoBLO(bandit.base.ContextualPolicy):
             cost = _kernels.update(self._booco, self._model, x, i, loss, prob, self._implicit(),
                                    f[0] if type(f) is tuple else None,
                                    lane if lane and lane.fits(self._booco, self._model,
-                                                              self.exploration) else None)
+                                                              self.exploration) else None,
+                                   self._arm_probabilities if self._weighted else None)
             if cost is not None:
                 self._last_cost = cost
                 self._pending = None
                 self._rounds += 1
                 return
+        # the learnt weight's gradient on the round, before the copy learns it (stepped once
+        # the round is learnt: a refused round moves nothing)
+        grad = (self._booco.copies.weight_gradient(x, i, loss, self._arm_probabilities)
+                if self._weighted else None)
         model = self._model
         ce, cost, U = model.lower(x)  # m_t: the optimistic loss model
         cost = list(cost)
@@ -1384,6 +1389,8 @@ class BoBLO(bandit.base.ContextualPolicy):
         # the copies first (a learner on the model subtracts this round's m_t), then m_t
         self._booco.learn_iterates(x, None, cost)  # Algorithm 1, step 4 (N = 1)
         model.learn_loss(ce, i, loss, U)
+        if grad is not None:
+            self._booco.copies.step_weight(grad)
         self._last_cost = cost
         self._pending = None
         self._rounds += 1
@@ -1552,7 +1559,8 @@ class BoBLO(bandit.base.ContextualPolicy):
             loss = (self._high - reward) / (self._high - self._low)
             c = self.implicit
             cost = _kernels.update_lane(lane, pending[1], i, loss, pending[4],
-                                        self._implicit() if c == "sqrt" else c, f[0])
+                                        self._implicit() if c == "sqrt" else c, f[0],
+                                        self._arm_probabilities if self._weighted else None)
             if cost is None:  # (refused: the numpy round learns it or names what is wrong)
                 self._feedback_fused(loss)
             else:
@@ -1575,19 +1583,18 @@ class BoBLO(bandit.base.ContextualPolicy):
                 raise ValueError(f"arm_id {arm_id!r} is not the arm of the pending pull")
             # the loss in [0, 1] (on the default range exactly 1 - reward: x / 1.0 is x)
             loss = (self._high - reward) / (self._high - self._low)
-            # the learnt weight's gradient on the round, before the copy learns it (stepped
-            # once the round is learnt: a refused round moves nothing)
-            grad = (self._booco.copies.weight_gradient(pending[1], i, loss,
-                                                        self._arm_probabilities)
-                    if self._weighted else None)
             if self._fused:
-                self._feedback_fused(loss)
+                self._feedback_fused(loss)  # (it steps a learnt weight itself)
             elif self._scratch is not None and self._scratch[0] is pending[1]:
                 self._feedback_deep(loss)
             else:
+                # a learnt weight's gradient before the round is learnt, its step after
+                grad = (self._booco.copies.weight_gradient(pending[1], i, loss,
+                                                            self._arm_probabilities)
+                        if self._weighted else None)
                 self._feedback(loss)
-            if grad is not None:
-                self._booco.copies.step_weight(grad)
+                if grad is not None:
+                    self._booco.copies.step_weight(grad)
         if self._detector is not None:
             self._watch(loss)
         # river's per-arm reward statistics (`Policy.update`, inlined: no reward scaler here)

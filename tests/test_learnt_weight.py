@@ -187,3 +187,45 @@ def test_one_copy_only():
         BoBLO(learner=learner, n_learners=2)
     with pytest.raises(ValueError, match="learn_weight"):
         learner.stack(2)
+
+
+@pytest.mark.parametrize("stream, seed", [
+    (lambda s: NonlinearBandit(d=2, k=3, seed=s, n_rounds=800), 2),
+    (lambda s: linear_classes(s, k=4, n_rows=800), 3),
+])
+def test_compiled_round_plays_the_numpy_round(stream, seed):
+    # the features kernels carry the weight (its play, gradient and step): the same arms as
+    # the numpy round (`_JIT = False`), the weight equal to rounding, its state alike
+    runs = []
+    for jit in (True, False):
+        policy = BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, learn_weight=0.2), seed=seed)
+        policy._JIT = jit
+        runs.append((evaluate.bandit(policy, stream(seed), skyline=None).rewards, policy))
+    (fast, compiled), (slow, numpy) = runs
+    np.testing.assert_array_equal(fast, slow)
+    a, b = compiled._booco.copies, numpy._booco.copies
+    assert a.weight == pytest.approx(b.weight, rel=1e-9)
+    assert a._weight_sq == pytest.approx(b._weight_sq, rel=1e-9)
+    assert a.weight != 1.0
+
+
+def test_compiled_round_covers_the_learnt_weight(monkeypatch):
+    # past the first round every update of a copy that learns its weight is the features
+    # kernel's (none falls back to numpy), and the weight moves through it
+    from onlineboost import _kernels
+
+    statuses = []
+    real = _kernels.update_round_features
+
+    def spy(*args):
+        out = real(*args)
+        statuses.append(out[0])
+        return out
+    # (built first: the first BoBLO of a process warms the kernels up on rounds of its own)
+    policy = BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, learn_weight=0.2), seed=0)
+    monkeypatch.setattr(_kernels, "update_round_features", spy)
+    stream = NonlinearBandit(d=2, k=3, seed=0, n_rounds=300)
+    evaluate.bandit(policy, stream, skyline=None)
+    # (round 1's update finds a learner that knows no column yet: numpy, which grows it)
+    assert len(statuses) == 300 and all(statuses[1:]) and not statuses[0]
+    assert policy._booco.copies.weight != 1.0
