@@ -286,7 +286,10 @@ bit): the synthetic streams again gain (+0.0071 / +0.0052 on the linear ones, wh
 falls, +0.025 / +0.014 on the non-linear ones, where it rises to the cap), but the development
 streams do not: -0.0021 (SE 0.0018) / -0.0063 (SE 0.0030) / -0.0002 on ImageSegments / digits /
 `LinearBandit`. Pooled over the 110 seeds 260-339 and 0-29 the development streams are level
-(+0.0005 / -0.0007, SE 0.0013 / -0.0001), their sign changing from seed set to seed set. So the
+(+0.0005 / -0.0007, SE 0.0013 / -0.0001), their sign changing from seed set to seed set; on
+`bandit_wide`'s other 80 evaluation seeds, 180-259 (scratch, after this table): -0.0010 (SE
+0.0009) / +0.0020 (SE 0.0014) / -0.0001 (SE 0.0004), so over its 110 evaluation seeds -0.0013
+(SE 0.0008) / -0.0003 (SE 0.0013) / -0.0001 (SE 0.0004): level, no gain. So the
 learnt weight stays an option of the learner (one copy; compiled as `BoBLO()`'s round is, the
 same arms as its numpy round), not `BoBLO()`'s default: that needs the development streams not
 to lose on the evaluation seeds.

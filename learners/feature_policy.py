@@ -108,7 +108,8 @@ below `BoBLO()` by two standard errors, and on fresh seeds 300-339 it gained on 
 +0.0053 on the stump classes, +0.0023 (SE 0.0009) / +0.0032 / +0.0002 on ImageSegments / digits
 / `LinearBandit`. On the evaluation seeds 0-29 (`benchmarks/bandit_headroom.py`) the synthetic
 streams gain again but the development streams do not (-0.0021 / -0.0063, SE 0.0030 / -0.0002;
-level pooled over all 110 seeds), so it is not BoBLO's default. One copy only; BoBLO's compiled
+over `bandit_wide`'s 110 evaluation seeds -0.0013 / -0.0003 / -0.0001, SE 0.0008 / 0.0013 /
+0.0004: level), so it is not BoBLO's default. One copy only; BoBLO's compiled
 round covers a copy with random features of its own that learns its weight (the same arms as
 the numpy round, the weight equal to rounding).
 """

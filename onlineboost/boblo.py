@@ -576,8 +576,9 @@ class BoBLO(bandit.base.ContextualPolicy):
       correction earns: chosen on seeds 260-299 and confirmed on fresh seeds 300-339 (+0.004
       to +0.027 on the two linear and three `NonlinearBandit` streams), it gains there again
       on the evaluation seeds 0-29 but not on the development streams (ImageSegments /
-      digits / `LinearBandit` -0.0021 / -0.0063, SE 0.0030 / -0.0002; level pooled over the
-      110 seeds), one copy only: an option, not the default, compiled as the default is
+      digits / `LinearBandit` -0.0021 / -0.0063, SE 0.0030 / -0.0002; over the 110
+      evaluation seeds of `bandit_wide` -0.0013 / -0.0003 / -0.0001, SE 0.0008 / 0.0013 /
+      0.0004: level), one copy only: an option, not the default, compiled as the default is
       (`benchmarks/bandit_headroom.py`). `count_bonus=0` is the fourteenth
       session's play (0.880 / 0.863 / 0.664, -0.004 against LinUCB on `LinearBandit`;
       held-out 0.847).

@@ -229,3 +229,27 @@ def test_compiled_round_covers_the_learnt_weight(monkeypatch):
     # (round 1's update finds a learner that knows no column yet: numpy, which grows it)
     assert len(statuses) == 300 and all(statuses[1:]) and not statuses[0]
     assert policy._booco.copies.weight != 1.0
+
+
+def test_kernel_update_without_the_law_leaves_the_round_to_numpy():
+    # a copy that learns its weight needs the pull's arm law: without it (or with one of the
+    # wrong length) the compiled update refuses before writing, and BoBLO's numpy round learns
+    from onlineboost import _kernels
+
+    policy = BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, learn_weight=0.2), seed=1)
+    stream = NonlinearBandit(d=2, k=3, seed=1, n_rounds=40)
+    rounds = list(stream)
+    for context, arms in rounds[:30]:
+        arm = policy.pull(arms, context)
+        policy.update(arm, context, 0.5)
+    context, arms = rounds[30]
+    arm = policy.pull(arms, context)
+    x, i, (phi, _), prob = policy._pending[1], policy._pending[2], policy._pending[3], \
+        policy._pending[4]
+    state = pickle.dumps((policy._booco, policy._model))
+    for law in (None, [0.5, 0.5]):
+        assert _kernels.update(policy._booco, policy._model, x, i, 0.5, prob, 1.0, phi,
+                               None, law) is None
+        assert _kernels.update_lane(policy._lane, x, i, 0.5, prob, 1.0, phi, law) is None
+    assert pickle.dumps((policy._booco, policy._model)) == state
+    policy.update(arm, context, 0.5)  # (then the round is learnt, the weight stepped)
