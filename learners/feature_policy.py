@@ -109,9 +109,15 @@ below `BoBLO()` by two standard errors, and on fresh seeds 300-339 it gained on 
 / `LinearBandit`. On the evaluation seeds 0-29 (`benchmarks/bandit_headroom.py`) the synthetic
 streams gain again but the development streams do not (-0.0021 / -0.0063, SE 0.0030 / -0.0002;
 over `bandit_wide`'s 110 evaluation seeds -0.0013 / -0.0003 / -0.0001, SE 0.0008 / 0.0013 /
-0.0004: level), so it is not BoBLO's default. One copy only; BoBLO's compiled
-round covers a copy with random features of its own that learns its weight (the same arms as
-the numpy round, the weight equal to rounding).
+0.0004: level), so it is not BoBLO's default. BoBLO's compiled round covers a one-copy stack
+with random features of its own that learns its weight (the same arms as the numpy round, the
+weight equal to rounding). In a boosted stack (`FeaturePolicyBoostStack`, `BoBLO(n_learners>1)`
+with later neighbours or features) copy 1's correction counts $w\,\hat g_1$ in every stage
+and in the later copies' residual targets, and the stack learns $w$ by the same step on the
+played law (every stage's costs hold $w\,\hat g_1$, so the formula holds whichever stage is
+played), on BoBLO's general round; such an N = 5 plays the one-copy learner's arms until a
+later stage leads (`LinearBandit`: the same arms on seeds 260-269; ImageSegments +0.0043, SE
+0.0011, over the one-copy learner with the weight, as without it).
 """
 
 from __future__ import annotations
@@ -168,7 +174,48 @@ def _scaled_eyes(m: int, q: int, value: float) -> np.ndarray:
     return out
 
 
-class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _features
+class _LearntWeight:
+    r"""The correction's learnt weight (module docstring, "The correction's weight") of a stack
+    on its owner's model: $w$ on copy 1's correction, `weight_gradient` before the owner's
+    round is learnt, `step_weight` after. A stack names copy 1's parts (`_weighted_parts(c)`:
+    the model's costs $m(c)$ and copy 1's correction $\hat g(c)$) and its play's $1/\tau_t$
+    (`_weight_beta()`)."""
+
+    #: the correction's weight (`learn_weight` None: 1 for good) and its AdaGrad sum of squared
+    #: gradients (stacks pickled before the weight: none)
+    learn_weight = None
+    max_weight = 2.0
+    weight = 1.0
+    _weight_sq = 1e-12
+
+    def _init_weight(self, learn_weight: float | None, max_weight: float, on_model: bool):
+        if learn_weight is not None and not on_model:
+            raise ValueError("learn_weight: the correction's weight is learnt on the owner's "
+                             "model (on_model=True)")
+        self.learn_weight = None if learn_weight is None else float(learn_weight)
+        self.max_weight = float(max_weight)
+
+    def weight_gradient(self, c: np.ndarray, arm: int, loss: float, law) -> float:
+        r"""$\partial_t$ (module docstring, "The correction's weight") for the context vector
+        `c` last predicted, before the round is learnt: the played arm index `arm`, its
+        `loss` and the played `law` `(k,)`. Changes nothing. Not validated."""
+        m, g = self._weighted_parts(c)
+        p = np.asarray(law, dtype=np.float64)
+        d = g - p @ g
+        beta = self._weight_beta()
+        return -beta * (float(p @ (m * d)) + (loss - m[arm]) * d[arm])
+
+    def step_weight(self, grad: float) -> None:
+        """One projected AdaGrad step of the correction's weight on the gradient `grad`
+        (`weight_gradient`); nothing without `learn_weight`. Not validated."""
+        if self.learn_weight is None:
+            return
+        self._weight_sq += grad * grad
+        w = self.weight - self.learn_weight * grad / math.sqrt(self._weight_sq)
+        self.weight = min(max(w, 0.0), self.max_weight)
+
+
+class FeaturePolicyStack(_LearntWeight, VectorStackEntries):  # predict / learn: _features
     r"""$n$ copies of `FeaturePolicy`, copy $i$ with its own map $(W_i, b_i)$: weights
     $\Theta$ `(n, k, q)`, inverse Gram matrices `(n, q, q)`, $q = 1 + D + p$.
 
@@ -208,12 +255,6 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
     #: costs Theta phi (n, k))` of the last context seen, dropped by `learn_vector` and `_grow`
     #: (derived, never pickled)
     _round = None
-    #: the correction's weight (module docstring; `learn_weight` None: 1 for good) and its
-    #: AdaGrad sum of squared gradients (stacks pickled before the weight: none)
-    learn_weight = None
-    max_weight = 2.0
-    weight = 1.0
-    _weight_sq = 1e-12
 
     def __init__(self, n: int, decision_set, l2: float = 1.0, temperature: float = 0.1,
                  forget: float = 1.0, n_features: int = 32, kind: str = "fourier",
@@ -222,12 +263,11 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
                  t0: float | None = None, min_temperature: float | None = None,
                  learn_weight: float | None = None, max_weight: float = 2.0):
         seeds = check_stack(n, seeds)
-        if learn_weight is not None and (int(n) != 1 or not on_model):
-            raise ValueError("learn_weight: the correction's weight is learnt by one copy on "
-                             "its owner's model (n = 1, on_model=True)")
+        if learn_weight is not None and int(n) != 1:
+            raise ValueError("learn_weight: in a stack of several copies the boosted stack "
+                             "(FeaturePolicyBoostStack) learns copy 1's weight")
+        self._init_weight(learn_weight, max_weight, on_model)
         self.n = int(n)
-        self.learn_weight = None if learn_weight is None else float(learn_weight)
-        self.max_weight = float(max_weight)
         self.decision_set = check_simplex(decision_set)
         self.l2 = float(l2)
         self.temperature = float(temperature)
@@ -443,24 +483,8 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
         m, g = self._weighted_parts(c)
         return (self.weight * g + m)[None]
 
-    def weight_gradient(self, c: np.ndarray, arm: int, loss: float, law) -> float:
-        r"""$\partial_t$ (module docstring, "The correction's weight") for the context vector
-        `c` last predicted, before the round is learnt: the played arm index `arm`, its
-        `loss` and the played `law` `(k,)`. Changes nothing. Not validated."""
-        m, g = self._weighted_parts(c)
-        p = np.asarray(law, dtype=np.float64)
-        d = g - p @ g
-        beta = self.inverse_temperature()
-        return -beta * (float(p @ (m * d)) + (loss - m[arm]) * d[arm])
-
-    def step_weight(self, grad: float) -> None:
-        """One projected AdaGrad step of the correction's weight on the gradient `grad`
-        (`weight_gradient`); nothing without `learn_weight`. Not validated."""
-        if self.learn_weight is None:
-            return
-        self._weight_sq += grad * grad
-        w = self.weight - self.learn_weight * grad / math.sqrt(self._weight_sq)
-        self.weight = min(max(w, 0.0), self.max_weight)
+    def _weight_beta(self) -> float:
+        return self.inverse_temperature()
 
     def predict_vector(self, c: np.ndarray) -> np.ndarray:
         """$\\operatorname{softmax}(-\\hat g_i(c) / \\tau)$ for every copy, `(n, k)` (or the
@@ -553,7 +577,7 @@ class FeaturePolicyStack(VectorStackEntries):  # predict(x) / learn(x, G): _feat
             P -= U[:, :, None] * V[:, None, :]
 
 
-class FeaturePolicyBoostStack(VectorStackEntries):
+class FeaturePolicyBoostStack(_LearntWeight, VectorStackEntries):
     r"""Copy 1 and copies $2..N$ as two `FeaturePolicyStack`s (`first`, one copy, and `rest`),
     each fitting raw costs (no model, not residual): the stack adds the cumulative sums
     (`residual`) and the owner's `model` (`on_model`) itself, as `FeaturePolicyStack` does.
@@ -562,7 +586,9 @@ class FeaturePolicyBoostStack(VectorStackEntries):
     `FeaturePolicyStack` with the same parameters, so stage 1 of this stack plays what the
     one-copy learner plays. `fit="residual"`: copy $i \ge 2$ fits
     $(G_1 - m(c)) - \sum_{j < i} \hat g_j(c)$, the predictions taken before the round's updates
-    (`"gradient"`: its own row $G_i$).
+    (`"gradient"`: its own row $G_i$). With `learn_weight` (module docstring, "The
+    correction's weight") copy 1's correction counts $w\,\hat g_1$ in every stage's sum and in
+    the later copies' residual targets; copy 1 itself fits its target as before.
 
     Examples
     --------
@@ -587,9 +613,11 @@ class FeaturePolicyBoostStack(VectorStackEntries):
     validates_x = True
 
     def __init__(self, first: FeaturePolicyStack, rest: FeaturePolicyStack,
-                 residual: bool = True, on_model: bool = False, fit: str = "gradient"):
+                 residual: bool = True, on_model: bool = False, fit: str = "gradient",
+                 learn_weight: float | None = None, max_weight: float = 2.0):
         if fit not in _FITS:
             raise ValueError(f"fit must be 'gradient' or 'residual', got {fit!r}")
+        self._init_weight(learn_weight, max_weight, on_model)
         self.first = first
         self.rest = rest
         self.n = first.n + rest.n
@@ -607,13 +635,24 @@ class FeaturePolicyBoostStack(VectorStackEntries):
         return {**self.__dict__, "_last": None}
 
     def _raw(self, c: np.ndarray) -> np.ndarray:
-        """Every copy's own predicted costs, `(n, k)` (no sums, no model)."""
+        """Every copy's own predicted costs, `(n, k)` (no sums, no model; copy 1's times its
+        learnt weight, if it learns one)."""
         last = self._last
         if last is not None and last[0] is c and last[1] == c.tobytes():
             return last[2]
         raw = np.concatenate([self.first.predicted_costs(c), self.rest.predicted_costs(c)])
+        if self.learn_weight is not None:
+            raw[0] *= self.weight
         self._last = (c, c.tobytes(), raw, None)
         return raw
+
+    def _weighted_parts(self, c: np.ndarray) -> tuple:
+        """The model's costs $m(c)$ and copy 1's correction $\\hat g_1(c)$ (unweighted)."""
+        return (np.array(self.model.costs(c), dtype=np.float64),
+                self.first.predicted_costs(c)[0].copy())
+
+    def _weight_beta(self) -> float:
+        return self.first.inverse_temperature()
 
     def predicted_costs(self, c: np.ndarray) -> np.ndarray:
         """The predicted cost of every arm for every copy, `(n, k)` (vector context). Made
@@ -653,7 +692,7 @@ class FeaturePolicyBoostStack(VectorStackEntries):
         own softmax (the same floats as a one-copy stack). Not validated."""
         first, rest = self.first, self.rest
         if (rest._JIT and not rest._shared and first.n == 1 and first.link == "softmax"
-                and rest.link == "softmax"):
+                and rest.link == "softmax" and self.learn_weight is None):
             return self._predict_compiled(c)
         costs = self.predicted_costs(c)
         return np.concatenate([first._point(costs[:1]), rest._point(costs[1:])])
@@ -786,11 +825,12 @@ class FeaturePolicy(base.Estimator):
         plays at $\max(\tau/\sqrt{1 + t/t_0}, \tau_{\min})$, so its exploration shrinks to
         that of a fixed softmax at $\tau_{\min}$ instead of to none (module docstring).
     learn_weight
-        `None` (the correction counts fully, for good) or $\eta > 0$, with `on_model` and one
-        copy (`BoBLO(n_learners=1)`): the copy plays $m(c) + w\,\hat g(c)$ and learns the
-        weight $w$ of its correction online, by AdaGrad steps of rate $\eta$ on the policy
-        gradient of its law's doubly robust estimated loss, reported by the owner each round
-        (module docstring, "The correction's weight"; 0.2 is the setting measured there).
+        `None` (the correction counts fully, for good) or $\eta > 0$, with `on_model`: copy 1
+        plays $m(c) + w\,\hat g(c)$ and the stack learns the weight $w$ of its correction
+        online, by AdaGrad steps of rate $\eta$ on the policy gradient of the played law's
+        doubly robust estimated loss, which its owner asks for each round (module docstring,
+        "The correction's weight"; 0.2 is the setting measured there). A stack of several
+        copies must be a boosted one (`later_neighbours` or `later_features`).
     max_weight
         $w_{\max} \ge 1$: the weight stays in $[0, w_{\max}]$ (it starts at 1).
 
@@ -914,9 +954,6 @@ class FeaturePolicy(base.Estimator):
         `later_features`), copy $i$ seeded `seeds[i]` (default
         `seed + i`, or unseeded maps when `seed` is None)."""
         seeds = check_stack(n, seeds)
-        if self.learn_weight is not None and int(n) != 1:
-            raise ValueError(f"learn_weight: the correction's weight is learnt by one copy, "
-                             f"not a stack of {n} (BoBLO(n_learners=1))")
         if all(s is None for s in seeds) and self.seed is not None:
             seeds = [int(self.seed) + i for i in range(int(n))]
         args = (self.decision_set, float(self.l2), float(self.temperature), float(self.forget))
@@ -934,7 +971,7 @@ class FeaturePolicy(base.Estimator):
                 NeighbourStack(n - 1, self.decision_set, int(k), float(self.later_shrink),
                                int(self.later_window), float(self.temperature), play["t0"]),
                 residual=bool(self.residual), on_model=bool(self.on_model),
-                fit=self.later_fit)
+                fit=self.later_fit, **self._weight_args())
         if n > 1 and (self.later_features is not None or self.later_fit != "gradient"):
             return FeaturePolicyBoostStack(
                 FeaturePolicyStack(1, *args, D, self.kind, float(self.bandwidth), False,
@@ -942,11 +979,19 @@ class FeaturePolicy(base.Estimator):
                 FeaturePolicyStack(n - 1, *args, D2, self.kind, float(self.bandwidth), False,
                                    seeds[1:], **play),
                 residual=bool(self.residual), on_model=bool(self.on_model),
-                fit=self.later_fit)
-        if self.learn_weight is not None:
-            play.update(learn_weight=float(self.learn_weight), max_weight=float(self.max_weight))
+                fit=self.later_fit, **self._weight_args())
+        if n > 1 and self.learn_weight is not None:
+            raise ValueError(f"learn_weight: {n} copies learn copy 1's weight as a boosted "
+                             f"stack, which needs later_neighbours or later_features")
         return FeaturePolicyStack(n, *args, D, self.kind, float(self.bandwidth),
-                                  bool(self.residual), seeds, bool(self.on_model), **play)
+                                  bool(self.residual), seeds, bool(self.on_model), **play,
+                                  **self._weight_args())
+
+    def _weight_args(self) -> dict:
+        """The stack's `learn_weight` and `max_weight` (none without a learnt weight)."""
+        if self.learn_weight is None:
+            return {}
+        return dict(learn_weight=float(self.learn_weight), max_weight=float(self.max_weight))
 
     def predict_one(self, x: dict) -> np.ndarray:
         """The distribution $W(c)$ over the arms, shape `(k,)`."""

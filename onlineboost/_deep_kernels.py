@@ -150,6 +150,7 @@ def covers(policy) -> bool:
             and not rest._shared and first.model is None and rest.model is None
             and not first.residual and not rest.residual
             and first.link == "softmax" and rest.link == "softmax"
+            and copies.learn_weight is None  # (a learnt weight of copy 1: the general path)
             and type(fit) is FitLead and fit.anchor == "uniform" and fit.then == "exp4"
             and not policy._first_expert and policy.estimator == "dr" and policy._vector
             and policy._transformer is None and type(booco.decision_set) is sets.Simplex

@@ -12,8 +12,8 @@ import pytest
 from benchmarks.bandit_headroom import linear_classes
 from learners import FeaturePolicy
 from onlineboost import BoBLO, evaluate, sets
-from onlineboost.boblo import DEFAULT_LEARNER
-from streams import NonlinearBandit
+from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
+from streams import LinearBandit, NonlinearBandit
 
 
 class _Model:
@@ -181,12 +181,98 @@ def test_bad_settings_are_refused(kwargs, name):
         FeaturePolicy(**kwargs)
 
 
-def test_one_copy_only():
-    learner = FeaturePolicy(**DEFAULT_LEARNER, learn_weight=0.2)
-    with pytest.raises(ValueError, match="learner"):
-        BoBLO(learner=learner, n_learners=2)
+def test_several_copies_need_a_boosted_stack():
+    # copy 1's weight is learnt by the boosted stack (later neighbours or features); a plain
+    # stack of several copies has no copy 1 apart, so it refuses (BoBLO: when it builds them)
+    plain = FeaturePolicy(**DEFAULT_LEARNER, learn_weight=0.2)
     with pytest.raises(ValueError, match="learn_weight"):
-        learner.stack(2)
+        plain.stack(2)
+    with pytest.raises(ValueError, match="learn_weight"):
+        BoBLO(learner=plain, n_learners=2, seed=0).pull([0, 1], {"x": 0.5})
+    boosted = FeaturePolicy(**DEFAULT_LEARNER, **DEFAULT_LATER, learn_weight=0.2).stack(3)
+    assert boosted.learn_weight == 0.2 and boosted.first.learn_weight is None
+
+
+def _boosted(seed: int, k: int = 3, p: int = 2):
+    rng = np.random.default_rng(seed)
+    learner = FeaturePolicy(sets.Simplex(k), l2=1.0, temperature=0.05, n_features=8, t0=50.0,
+                            on_model=True, residual=True, later_neighbours=3,
+                            later_fit="residual", learn_weight=0.2, seed=seed)
+    stack = learner.stack(3)
+    stack.model = _Model(k, p, rng)
+    for _ in range(40):
+        stack.learn_vector(rng.normal(size=p), rng.uniform(size=(3, k)))
+    return stack, rng
+
+
+def test_boosted_stages_sum_the_weighted_first_correction():
+    # stage i plays m + w g_1 + g_2 + ... + g_i: copy 1's correction times the weight in
+    # every stage, the later copies' own predictions as they are
+    stack, rng = _boosted(0)
+    c = rng.normal(size=2)
+    g1 = stack.first.predicted_costs(c)[0]
+    later = stack.rest.predicted_costs(c)
+    m = stack.model.costs(c)
+    for w in (1.0, 0.3, 1.7):
+        stack.weight = w
+        stack._last = None
+        expected = m + np.cumsum(np.vstack([w * g1, later]), axis=0)
+        np.testing.assert_allclose(stack.predicted_costs(c), expected, rtol=1e-12, atol=1e-12)
+
+
+def test_boosted_later_copies_fit_what_the_weighted_stage_leaves():
+    # fit="residual": copy 2's target is copy 1's target less m and less w g_1 (not g_1)
+    stack, rng = _boosted(1)
+    stack.weight = 0.4
+    c = rng.normal(size=2)
+    g1 = stack.first.predicted_costs(c)[0].copy()
+    m = stack.model.costs(c)
+    G = rng.uniform(size=(3, 3))
+    seen = {}
+    real = stack.rest.learn_vector
+
+    def spy(c_, G_):
+        seen["G"] = G_.copy()
+        return real(c_, G_)
+    stack.rest.learn_vector = spy
+    stack.learn_vector(c, G)
+    np.testing.assert_allclose(seen["G"][0], G[0] - m - 0.4 * g1, rtol=1e-12, atol=1e-12)
+
+
+def test_boosted_gradient_is_the_stage_one_derivative():
+    # the boosted stack's gradient is the one-copy formula on m and copy 1's unweighted g_1
+    stack, rng = _boosted(2)
+    c = rng.normal(size=2)
+    m = stack.model.costs(c)
+    g = stack.first.predicted_costs(c)[0]
+    beta = stack.first.inverse_temperature()
+    law = _softmax(-beta * (m + g))
+    arm, loss = 1, 0.7
+    estimate = m.copy()
+    estimate[arm] += (loss - m[arm]) / law[arm]
+
+    def expected(w):
+        return _softmax(-beta * (m + w * g)) @ estimate
+
+    h = 1e-6
+    numeric = (expected(1.0 + h) - expected(1.0 - h)) / (2 * h)
+    assert stack.weight_gradient(c, arm, loss, law) == pytest.approx(numeric, rel=1e-5, abs=1e-9)
+
+
+def test_five_copies_play_the_first_copy_until_a_stage_leads():
+    # target 2's structure kept: with the learnt weight N = 5 plays N = 1's arms where no
+    # later stage leads (LinearBandit), as without it
+    for seed in (0, 1):
+        one = BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, learn_weight=0.2), seed=seed)
+        five = BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, **DEFAULT_LATER, learn_weight=0.2),
+                     n_learners=5, seed=seed)
+        a = evaluate.bandit(one, LinearBandit(d=10, k=5, seed=seed, n_rounds=1500),
+                            skyline=None)
+        b = evaluate.bandit(five, LinearBandit(d=10, k=5, seed=seed, n_rounds=1500),
+                            skyline=None)
+        np.testing.assert_array_equal(a.rewards, b.rewards)
+        assert five._booco.copies.weight == pytest.approx(one._booco.copies.weight, rel=1e-9)
+        assert one._booco.copies.weight != 1.0
 
 
 @pytest.mark.parametrize("stream, seed", [
