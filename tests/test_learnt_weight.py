@@ -42,10 +42,22 @@ def _softmax(z):
     return e / e.sum()
 
 
+def _numeric_gradient(m, g, beta, law, arm, loss, h=1e-6):
+    """The oracle: central differences at w = 1 of w -> sum_a pi_a(w) l_a, pi(w) =
+    softmax(-beta (m + w g)), l the doubly robust estimate m + e_arm (loss - m_arm) / law_arm
+    of the played law `law`."""
+    estimate = m.copy()
+    estimate[arm] += (loss - m[arm]) / law[arm]
+
+    def expected(w):
+        return _softmax(-beta * (m + w * g)) @ estimate
+
+    return (expected(1.0 + h) - expected(1.0 - h)) / (2 * h)
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_weight_gradient_is_the_estimated_loss_derivative(seed):
-    # oracle: central differences of w -> sum_a pi_a(w) l_a, pi(w) = softmax(-beta (m + w g)),
-    # l the doubly robust estimate m + e_i (loss - m_i) / pi_i(1) of the played law pi(1)
+    # oracle: `_numeric_gradient`, at the stack's own law pi(1) as the played law
     stack, rng = _trained_stack(seed)
     c = rng.normal(size=3)
     costs = stack.predicted_costs(c)[0]  # w = 1: m + g
@@ -54,15 +66,8 @@ def test_weight_gradient_is_the_estimated_loss_derivative(seed):
     beta = stack.inverse_temperature()
     law = _softmax(-beta * costs)
     arm, loss = int(rng.integers(4)), float(rng.uniform())
-    estimate = m.copy()
-    estimate[arm] += (loss - m[arm]) / law[arm]
-
-    def expected(w):
-        return _softmax(-beta * (m + w * g)) @ estimate
-
-    h = 1e-6
-    numeric = (expected(1.0 + h) - expected(1.0 - h)) / (2 * h)
-    assert stack.weight_gradient(c, arm, loss, law) == pytest.approx(numeric, rel=1e-5, abs=1e-9)
+    assert stack.weight_gradient(c, arm, loss, law) == pytest.approx(
+        _numeric_gradient(m, g, beta, law, arm, loss), rel=1e-5, abs=1e-9)
 
 
 def test_weight_steps_are_projected_adagrad():
@@ -248,15 +253,8 @@ def test_boosted_gradient_is_the_stage_one_derivative():
     beta = stack.first.inverse_temperature()
     law = _softmax(-beta * (m + g))
     arm, loss = 1, 0.7
-    estimate = m.copy()
-    estimate[arm] += (loss - m[arm]) / law[arm]
-
-    def expected(w):
-        return _softmax(-beta * (m + w * g)) @ estimate
-
-    h = 1e-6
-    numeric = (expected(1.0 + h) - expected(1.0 - h)) / (2 * h)
-    assert stack.weight_gradient(c, arm, loss, law) == pytest.approx(numeric, rel=1e-5, abs=1e-9)
+    assert stack.weight_gradient(c, arm, loss, law) == pytest.approx(
+        _numeric_gradient(m, g, beta, law, arm, loss), rel=1e-5, abs=1e-9)
 
 
 def test_five_copies_play_the_first_copy_until_a_stage_leads():
