@@ -87,9 +87,10 @@ owner's model a one-copy stack may play $\operatorname{softmax}(-(m(c) + w\,\hat
 with a weight $w \in [0, w_{\max}]$ of its correction that it learns online, starting from 1:
 where the best policy is linear in the context the correction mostly adds variance (the model
 alone earns about 0.012 more on such streams, `benchmarks/bandit_headroom.py`), where it is not
-the correction is what earns. Each round, before the copy learns it, the owner asks for the
-gradient at the played arm $i$, its loss $\ell$ and the law $p$ it was drawn from
-(`weight_gradient`), and steps the weight once the round is learnt (`step_weight`); with the
+the correction is what earns. Each round, before the copy learns it, the owner (BoBLO's bandit
+face, `pull` / `update`) asks for the gradient at the played arm $i$, its loss $\ell$ and the
+law $p$ it was drawn from (`weight_gradient`), and steps the weight once the round is learnt
+(`step_weight`); with the
 doubly robust estimate $\hat\ell = m + e_i(\ell - m_i)/p_i$ of every arm's loss, the gradient
 of the law's estimated loss $\sum_a \pi_a(w)\hat\ell_a$ in $w$, taking the played law for the
 copy's softmax $\pi$ (they differ by the owner's exploration floor), is

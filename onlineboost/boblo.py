@@ -1068,8 +1068,8 @@ class BoBLO(bandit.base.ContextualPolicy):
                       and _deep_kernels.covers(self))
         self._scratch = None
         self._lane = None
-        # a one-copy learner that learns its correction's weight (`FeaturePolicy(learn_weight=
-        # ...)`): `update` asks it for each round's gradient and steps the weight
+        # a learner that learns its correction's weight (`FeaturePolicy(learn_weight=...)`):
+        # the bandit face's `update` asks it for each round's gradient and steps the weight
         self._weighted = (getattr(booco.copies, "learn_weight", None) is not None
                           and getattr(booco.copies, "model", None) is not None)
 
