@@ -273,16 +273,21 @@ def test_five_copies_play_the_first_copy_until_a_stage_leads():
         assert one._booco.copies.weight != 1.0
 
 
-@pytest.mark.parametrize("stream, seed", [
-    (lambda s: NonlinearBandit(d=2, k=3, seed=s, n_rounds=800), 2),
-    (lambda s: linear_classes(s, k=4, n_rows=800), 3),
+@pytest.mark.parametrize("stream, seed, options", [
+    (lambda s: NonlinearBandit(d=2, k=3, seed=s, n_rounds=800), 2, {}),
+    (lambda s: linear_classes(s, k=4, n_rows=800), 3, {}),
+    # one ridge penalty (the `_ArmRidge` kernels) and the model's optimism in the costs
+    (lambda s: NonlinearBandit(d=2, k=3, seed=s, n_rounds=800), 4,
+     {"model_l2": 20.0, "optimism": 0.05}),
+    (lambda s: linear_classes(s, k=2, n_rows=800), 5, {"optimism": 0.05}),
 ])
-def test_compiled_round_plays_the_numpy_round(stream, seed):
+def test_compiled_round_plays_the_numpy_round(stream, seed, options):
     # the features kernels carry the weight (its play, gradient and step): the same arms as
     # the numpy round (`_JIT = False`), the weight equal to rounding, its state alike
     runs = []
     for jit in (True, False):
-        policy = BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, learn_weight=0.2), seed=seed)
+        policy = BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, learn_weight=0.2), seed=seed,
+                       **options)
         policy._JIT = jit
         runs.append((evaluate.bandit(policy, stream(seed), skyline=None).rewards, policy))
     (fast, compiled), (slow, numpy) = runs
