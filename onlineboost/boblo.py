@@ -578,7 +578,8 @@ class BoBLO(bandit.base.ContextualPolicy):
       on the evaluation seeds 0-29 but not on the development streams (ImageSegments /
       digits / `LinearBandit` -0.0021 / -0.0063, SE 0.0030 / -0.0002; over the 110
       evaluation seeds of `bandit_wide` -0.0013 / -0.0003 / -0.0001, SE 0.0008 / 0.0013 /
-      0.0004: level): an option, not the default (compiled for one copy as the default is;
+      0.0003: level; against tuned LinUCB on `LinearBandit` -0.0008, SE 0.0004, where
+      `BoBLO()` is at -0.0007): an option, not the default (compiled for one copy as the default is;
       `n_learners=5` with `DEFAULT_LATER` learns copy 1's weight too,
       `benchmarks/bandit_headroom.py`). `count_bonus=0` is the fourteenth
       session's play (0.880 / 0.863 / 0.664, -0.004 against LinUCB on `LinearBandit`;
