@@ -905,6 +905,9 @@ class FeaturePolicy(base.Estimator):
             if not on_model:
                 raise ValueError("learn_weight: the correction's weight is learnt on the "
                                  "owner's model, which needs on_model=True")
+            if link != "softmax":  # (its gradient is the softmax law's)
+                raise ValueError("learn_weight: the weight's gradient is the softmax law's, "
+                                 f"which needs link='softmax', got {link!r}")
         check_real("max_weight", max_weight, 1.0)
         self.decision_set = decision_set
         self.l2 = l2

@@ -178,6 +178,7 @@ def test_refused_update_moves_no_weight():
     ({"on_model": True, "learn_weight": float("nan")}, "learn_weight"),
     ({"on_model": True, "learn_weight": "0.2"}, "learn_weight"),
     ({"on_model": False, "learn_weight": 0.2}, "learn_weight"),
+    ({"on_model": True, "learn_weight": 0.2, "link": "igw"}, "learn_weight"),
     ({"on_model": True, "learn_weight": 0.2, "max_weight": 0.5}, "max_weight"),
     ({"on_model": True, "learn_weight": 0.2, "max_weight": float("inf")}, "max_weight"),
 ])
