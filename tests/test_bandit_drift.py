@@ -20,12 +20,14 @@ def test_rows_build_what_they_name(name):
         assert (policy.alpha, policy.beta) == ((1.0, 1.0) if "(1, 1)" in name else bd.TUNED)
         return
     assert isinstance(policy, BoBLO) and transformer is None
-    watches = name in ("BoBLO()", "BoBLO(n_learners=5)")
+    watches = name in ("BoBLO()", "BoBLO(n_learners=5)", bd.LEARNT)
     assert isinstance(policy._detector, RisingMean) is watches
     assert isinstance(policy._detector, drift.PageHinkley) is (name == bd.PAGE_HINKLEY)
     assert policy.n_learners == (5 if "n_learners=5" in name else 1)
     forget = policy.learner.forget if policy.learner is not None else 1.0
     assert forget == (0.999 if "forget=0.999" in name else 1.0)
+    rate = policy.learner.learn_weight if policy.learner is not None else None
+    assert rate == (0.2 if name == bd.LEARNT else None)
 
 
 def test_streams_switch_where_they_say():
