@@ -1357,6 +1357,15 @@ class BoBLO(bandit.base.ContextualPolicy):
         self._pending = (context, x, i, None, p[i], False)  # (N = 1: no iterate is read)
         return i
 
+    def _weight_gradient(self, x, i: int, loss: float):
+        """The learnt weight's gradient on the pending round (context vector `x`, arm index
+        `i`, its `loss`), taken before the copy learns the round and stepped
+        (`step_weight`) once it is learnt, so that a refused round moves nothing; None
+        without a learnt weight."""
+        if not self._weighted:
+            return None
+        return self._booco.copies.weight_gradient(x, i, loss, self._arm_probabilities)
+
     def _feedback_fused(self, loss: float) -> None:
         """`_feedback` for the fused configuration (`_fusable`): the "dr" estimate."""
         _, x, i, f, prob, _ = self._pending
@@ -1372,10 +1381,7 @@ class BoBLO(bandit.base.ContextualPolicy):
                 self._pending = None
                 self._rounds += 1
                 return
-        # the learnt weight's gradient on the round, before the copy learns it (stepped once
-        # the round is learnt: a refused round moves nothing)
-        grad = (self._booco.copies.weight_gradient(x, i, loss, self._arm_probabilities)
-                if self._weighted else None)
+        grad = self._weight_gradient(x, i, loss)
         model = self._model
         ce, cost, U = model.lower(x)  # m_t: the optimistic loss model
         cost = list(cost)
@@ -1588,10 +1594,7 @@ class BoBLO(bandit.base.ContextualPolicy):
             elif self._scratch is not None and self._scratch[0] is pending[1]:
                 self._feedback_deep(loss)
             else:
-                # a learnt weight's gradient before the round is learnt, its step after
-                grad = (self._booco.copies.weight_gradient(pending[1], i, loss,
-                                                            self._arm_probabilities)
-                        if self._weighted else None)
+                grad = self._weight_gradient(pending[1], i, loss)
                 self._feedback(loss)
                 if grad is not None:
                     self._booco.copies.step_weight(grad)
