@@ -17,8 +17,9 @@ Rows: `BoBLO()`; `BoBLO()` with river's `drift.PageHinkley(mode="up")` instead (
 session's first rule's detector); `BoBLO(drift_detector=None)` (no detection, the ninth
 session's default);
 `BoBLO()`'s learner forgetting throughout (`forget=0.999`, no detector);
-`BoBLO(n_learners=5)`; `BoBLO()` with its learner's correction weight learnt online
-(`FeaturePolicy(learn_weight=0.2)`, an option, twentieth session); river's `LinUCBDisjoint` at
+`BoBLO(n_learners=5)`; `BoBLO()` with its learner's correction weight fixed at 1
+(`FeaturePolicy(**FIXED_WEIGHT_LEARNER)`, the default to the twentieth session; the weight is
+learnt online since the twenty-first); river's `LinUCBDisjoint` at
 its defaults (1, 1) and with
 `bandit_compare.LINUCB["LinearBandit"]`'s tuned (alpha, beta), behind river's `StandardScaler`
 and a bias feature. The metric is the progressive average reward, mean ± std over the seeds;
@@ -38,7 +39,7 @@ from river import drift
 from benchmarks import report
 from benchmarks.bandit_compare import LINUCB, grid, linucb, parse_seeds
 from onlineboost import BoBLO, evaluate
-from onlineboost.boblo import DEFAULT_LEARNER
+from onlineboost.boblo import DEFAULT_LEARNER, FIXED_WEIGHT_LEARNER
 from streams import LinearBandit, NonlinearBandit
 
 STREAMS = {
@@ -51,10 +52,10 @@ STREAMS = {
 }
 TUNED = LINUCB["LinearBandit"]
 PAGE_HINKLEY = 'BoBLO(drift_detector=PageHinkley(mode="up"))'
-LEARNT = "BoBLO(), learn_weight=0.2"
+FIXED = "BoBLO(), weight fixed at 1"
 POLICIES = ["BoBLO()", PAGE_HINKLEY, "BoBLO(drift_detector=None)",
             "BoBLO(), forget=0.999, no detector",
-            "BoBLO(n_learners=5)", LEARNT, "river LinUCBDisjoint (1, 1)",
+            "BoBLO(n_learners=5)", FIXED, "river LinUCBDisjoint (1, 1)",
             f"river LinUCBDisjoint {TUNED} (tuned on LinearBandit)"]
 
 
@@ -73,10 +74,10 @@ def make_policy(name: str, seed: int):
         return BoBLO(learner=learner, drift_detector=None, seed=seed), None
     if name == "BoBLO(n_learners=5)":
         return BoBLO(n_learners=5, seed=seed), None
-    if name == LEARNT:
+    if name == FIXED:
         import learners
 
-        learner = learners.FeaturePolicy(**DEFAULT_LEARNER, learn_weight=0.2)
+        learner = learners.FeaturePolicy(**FIXED_WEIGHT_LEARNER)
         return BoBLO(learner=learner, seed=seed), None
     return linucb(*((1.0, 1.0) if name == "river LinUCBDisjoint (1, 1)" else TUNED), seed)
 
@@ -103,7 +104,7 @@ def markdown(res: dict, seeds: list) -> str:
         for d in datas:
             rewards = np.array([r for r, _ in res[name][d]])
             cell = f"{rewards.mean():.3f} ± {rewards.std():.3f}"
-            if name in ("BoBLO()", "BoBLO(n_learners=5)", PAGE_HINKLEY, LEARNT):
+            if name in ("BoBLO()", "BoBLO(n_learners=5)", PAGE_HINKLEY, FIXED):
                 alarms = [a for _, a in res[name][d]]
                 firsts = [a[0] for a in alarms if a]
                 first = f", first {np.mean(firsts):,.0f}" if firsts else ""

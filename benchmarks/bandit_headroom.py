@@ -46,7 +46,7 @@ from benchmarks.bandit_compare import DATASETS, LINUCB, linucb, parse_seeds
 from benchmarks.bandit_heldout import stump_classes
 from learners import FeaturePolicy
 from onlineboost import BoBLO, evaluate
-from onlineboost.boblo import DEFAULT_LEARNER
+from onlineboost.boblo import FIXED_WEIGHT_LEARNER
 from streams import ClassificationBandit, LinearBandit, NonlinearBandit
 
 PENALTIES = (0.3, 1.0, 3.0, 10.0)
@@ -125,8 +125,9 @@ STREAMS2 = {
         stump_classes(seed=1000 + seed), seed=seed),
 }
 MODEL_ALONE = "BoBLO(), the loss model alone (correction penalty 1e6)"
-LEARNT = "BoBLO(), the correction's weight learnt (learn_weight=0.2)"
-POLICIES2 = ["BoBLO()", MODEL_ALONE, LEARNT, "river LinUCBDisjoint (1, 1)",
+#: `BoBLO()` to the twentieth session: the correction's weight fixed at 1
+FIXED = "BoBLO(), the correction's weight fixed at 1 (to the twentieth session)"
+POLICIES2 = ["BoBLO()", MODEL_ALONE, FIXED, "river LinUCBDisjoint (1, 1)",
              "river LinUCBDisjoint (1, 5)"]
 
 
@@ -135,9 +136,9 @@ def _policy(name: str, seed: int):
     if name == "BoBLO()":
         return BoBLO(seed=seed), None
     if name == MODEL_ALONE:
-        return BoBLO(learner=FeaturePolicy(**{**DEFAULT_LEARNER, "l2": 1e6}), seed=seed), None
-    if name == LEARNT:
-        return BoBLO(learner=FeaturePolicy(**DEFAULT_LEARNER, learn_weight=0.2), seed=seed), None
+        return BoBLO(learner=FeaturePolicy(**{**FIXED_WEIGHT_LEARNER, "l2": 1e6}), seed=seed), None
+    if name == FIXED:
+        return BoBLO(learner=FeaturePolicy(**FIXED_WEIGHT_LEARNER), seed=seed), None
     alpha, beta = {"river LinUCBDisjoint (1, 1)": (1.0, 1.0),
                    "river LinUCBDisjoint (1, 5)": (1.0, 5.0),
                    "river LinUCBDisjoint (tuned)": LINUCB["LinearBandit"]}[name]

@@ -6,10 +6,10 @@ plain Bernoulli bandits, a use the development streams do not cover (reported, n
 from it): four arm sets, 2,000 rounds, seeds 0-39; the regret is the expected one,
 $\\sum_t \\mu^\\star - \\mu_{a_t}$, per round, and the runs whose regret per round exceeds 0.05
 (for `BoBLO()`, runs that settled on a worse arm; for UCB, runs still exploring). Rows:
-`BoBLO()`, `BoBLO(count_bonus=0)` (its play without the count bonus: the fourteenth session's),
+`BoBLO()`, `BoBLO(count_bonus=0)` (its play without the count bonus),
 `NeighbourBoBLO()` (the neighbours of an empty context are every stored round of an arm),
-`BoBLO()` with the learner's correction weight learnt online (`FeaturePolicy(learn_weight=0.2)`,
-an option; twentieth session),
+`BoBLO()` with the learner's correction weight fixed at 1 (`FeaturePolicy(**FIXED_WEIGHT_LEARNER)`,
+the default to the twentieth session; the weight is learnt online since the twenty-first),
 river's `ThompsonSampling` with Beta posteriors and `UCB(delta=1)`.
 
     python -m benchmarks.bandit_noncontextual [--seeds 0-39] [--jobs 2]
@@ -28,7 +28,7 @@ from benchmarks import report
 from benchmarks.bandit_compare import parse_seeds
 from learners import FeaturePolicy
 from onlineboost import BoBLO, NeighbourBoBLO
-from onlineboost.boblo import DEFAULT_LEARNER
+from onlineboost.boblo import FIXED_WEIGHT_LEARNER
 
 CASES = {
     "3 arms 0.2 / 0.8 / 0.5": [0.2, 0.8, 0.5],
@@ -40,8 +40,8 @@ POLICIES = {
     "BoBLO()": lambda seed: BoBLO(seed=seed),
     "BoBLO(count_bonus=0)": lambda seed: BoBLO(seed=seed, count_bonus=0.0),
     "NeighbourBoBLO()": lambda seed: NeighbourBoBLO(seed=seed),
-    "BoBLO(), learn_weight=0.2": lambda seed: BoBLO(
-        learner=FeaturePolicy(**DEFAULT_LEARNER, learn_weight=0.2), seed=seed),
+    "BoBLO(), weight fixed at 1": lambda seed: BoBLO(
+        learner=FeaturePolicy(**FIXED_WEIGHT_LEARNER), seed=seed),
     "river ThompsonSampling(Beta)": lambda seed: bandit.ThompsonSampling(
         reward_obj=proba.Beta(), seed=seed),
     "river UCB(delta=1)": lambda seed: bandit.UCB(delta=1.0, seed=seed),

@@ -40,7 +40,7 @@ from benchmarks import report
 from benchmarks.bandit_compare import DATASETS, LINUCB, linucb
 from learners import FeaturePolicy
 from onlineboost import BoBLO, _kernels
-from onlineboost.boblo import DEFAULT_LEARNER, FOURIER_LATER
+from onlineboost.boblo import FIXED_WEIGHT_LEARNER, FOURIER_LATER
 from onlineboost.neighbours import NeighbourBoBLO
 
 POLICIES = ["BoBLO()", "BoBLO(n_learners=5)", "NeighbourBoBLO()", "river LinUCBDisjoint (tuned)"]
@@ -187,18 +187,23 @@ def round_split(data_name: str, seed: int = 0) -> list[float]:
     finally:
         for name, f in kernels.items():
             setattr(_kernels, name, f)
-    # numba's dispatch alone: the defaults' pull kernel (a copy with its own features, on the
-    # mixture) on an empty context returns before computing anything
-    args = (np.empty(0), False, *(np.empty(0),) * 4, False, 5.0, 5.0, 1e100, np.empty((1, 1, 2, 1)),
-            np.empty(1), 0.0, 0.0, np.empty((0, 0)), np.empty(0), True, np.empty((1, 1)), 50.0,
-            1.0, np.empty(1), 1.0, 0.0, np.empty(0), np.empty(1), np.empty(1), np.empty(0),
-            np.zeros(1), 0.2)
+    args = dispatch_args()
     reps = 20000
     tic = time.perf_counter()
     for _ in range(reps):
         _kernels.pull_round_features(*args)
     out.insert(3, (time.perf_counter() - tic) / reps * 1e6)
     return out
+
+
+def dispatch_args() -> tuple:
+    """Arguments on which the defaults' pull kernel (`_kernels.pull_round_features`: a copy with
+    its own features, on the mixture) returns status 0 before computing anything (an empty
+    context): what `round_split` times as numba's dispatch of one call."""
+    return (np.empty(0), False, *(np.empty(0),) * 4, False, 5.0, 5.0, 1e100,
+            np.empty((1, 1, 2, 1)), np.empty(1), 0.0, 0.0, np.empty((0, 0)), np.empty(0), True,
+            np.empty((1, 1)), 1.0, 50.0, 1.0, np.empty(1), 1.0, 0.0, np.empty(0), np.empty(1),
+            np.empty(1), np.empty(0), np.zeros(1), 0.2)
 
 
 def deep_split(data_name: str, seed: int = 0) -> list[float]:
@@ -232,7 +237,7 @@ def deep_split(data_name: str, seed: int = 0) -> list[float]:
         for name in names:
             setattr(_deep_kernels, name, timed(name))
         for deep in (True, False):
-            learner = FeaturePolicy(**DEFAULT_LEARNER, **FOURIER_LATER)
+            learner = FeaturePolicy(**FIXED_WEIGHT_LEARNER, **FOURIER_LATER)
             policy = BoBLO(learner, n_learners=5, seed=seed)
             stream = DATASETS[data_name](seed)
             policy._DEEP = deep

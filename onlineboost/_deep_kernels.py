@@ -2,7 +2,7 @@ r"""`BoBLO(n_learners=N > 1)`'s round over Fourier later copies as two compiled 
 the general path's own state arrays.
 
 The general round of `BoBLO(n_learners=5)` over the learner
-`FeaturePolicy(**DEFAULT_LEARNER, **FOURIER_LATER)` (N > 1's default from the eighth to the
+`FeaturePolicy(**FIXED_WEIGHT_LEARNER, **FOURIER_LATER)` (N > 1's default from the eighth to the
 fifteenth session; since the sixteenth the default later copies are nearest neighbours, which
 the general path plays), the `"dr"` estimate, `aggregate="auto"`, i.e. `depth.FitLead`, the
 `RidgeMixture` loss model, BoBLO's own scaler) runs its heavy steps compiled
@@ -60,9 +60,9 @@ Examples
 >>> import numpy as np
 >>> from learners import FeaturePolicy
 >>> from onlineboost import BoBLO
->>> from onlineboost.boblo import DEFAULT_LEARNER, FOURIER_LATER
+>>> from onlineboost.boblo import FIXED_WEIGHT_LEARNER, FOURIER_LATER
 >>> rng = np.random.default_rng(0)
->>> fourier = lambda: FeaturePolicy(**DEFAULT_LEARNER, **FOURIER_LATER)  # (the Fourier copies)
+>>> fourier = lambda: FeaturePolicy(**FIXED_WEIGHT_LEARNER, **FOURIER_LATER)  # (the Fourier copies)
 >>> fast, slow = BoBLO(fourier(), seed=0, n_learners=3), BoBLO(fourier(), seed=0, n_learners=3)
 >>> slow._DEEP = False  # (the general path)
 >>> same = True

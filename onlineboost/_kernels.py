@@ -75,7 +75,7 @@ Examples
 >>> compiled._jit, same
 (True, True)
 >>> compiled.arm_probabilities.round(4)
-array([9.876e-01, 1.210e-02, 3.000e-04])
+array([9.993e-01, 3.000e-04, 3.000e-04])
 >>> float(np.abs(compiled.arm_probabilities - plain.arm_probabilities).max()) < 1e-12
 True
 """

@@ -86,7 +86,7 @@ from . import _neighbour_kernels as _nk
 from . import sets
 from ._checks import check_int, check_real, check_seed
 from ._neighbour_kernels import AVAILABLE
-from .boblo import BoBLO
+from .boblo import FIXED_WEIGHT_LEARNER, BoBLO
 from .depth import DecisionLead
 from .loss_model import RidgeMixture
 
@@ -224,8 +224,11 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
     ----------
     first
         Stage 1: a `BoBLO` with one copy, the `"dr"` estimator and a weak learner whose stack
-        predicts costs and plays a softmax (the defaults'); cloned, never used itself. `None`:
-        `BoBLO(seed=seed)`.
+        predicts costs and plays a softmax, its correction's weight fixed (not learnt); cloned,
+        never used itself. `None`: `BoBLO(FeaturePolicy(**FIXED_WEIGHT_LEARNER), seed=seed)`,
+        `BoBLO()` as it was to the twentieth session of issue 13 (before its correction's weight
+        was learnt, which this stage does not support); a `BoBLO` with the default learner
+        (`learner=None`) is cloned with that learner in its place.
     k
         Neighbours per arm.
     shrink
@@ -277,7 +280,15 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
         check_seed(seed)
         if first is not None and not isinstance(first, BoBLO):
             raise ValueError(f"first must be a BoBLO or None, got {first!r}")
-        stage = BoBLO(seed=seed) if first is None else first.clone()
+        import learners
+
+        fixed = learners.FeaturePolicy(**FIXED_WEIGHT_LEARNER)  # (the weight fixed at 1)
+        if first is None:
+            stage = BoBLO(fixed, seed=seed)
+        elif first.learner is None:  # (BoBLO's default learner, its weight fixed)
+            stage = first.clone({"learner": fixed})
+        else:
+            stage = first.clone()
         proto = stage._make_booco(sets.Simplex(2))
         copies = proto.copies
         if (stage.n_learners != 1 or stage.estimator != "dr" or not BoBLO._predicts_costs(proto)
@@ -286,6 +297,14 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
             raise ValueError("first must be a BoBLO with n_learners=1, estimator='dr' and a "
                              "weak learner whose stack predicts costs and plays a softmax "
                              f"(the defaults'), got {first!r}")
+        if getattr(copies, "learn_weight", None) is not None:
+            # stage 2's costs and its compiled round take stage 1's correction at weight 1, and
+            # after the switch the played law is stage 2's, not the one the weight's policy
+            # gradient is taken for
+            raise ValueError("first: a weak learner that learns its correction's weight "
+                             "(learn_weight) is not supported as stage 1; use "
+                             "FeaturePolicy(**FIXED_WEIGHT_LEARNER), the default's, got "
+                             f"{first!r}")
         self.first = first
         self.k, self.shrink, self.window = k, shrink, window
         self.warm_up, self.confidence, self.seed = warm_up, confidence, seed

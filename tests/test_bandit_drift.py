@@ -9,6 +9,7 @@ from river import drift
 
 from benchmarks import bandit_drift as bd
 from onlineboost import BoBLO
+from onlineboost.boblo import DEFAULT_LEARNER
 from onlineboost.drift import RisingMean
 
 
@@ -20,14 +21,16 @@ def test_rows_build_what_they_name(name):
         assert (policy.alpha, policy.beta) == ((1.0, 1.0) if "(1, 1)" in name else bd.TUNED)
         return
     assert isinstance(policy, BoBLO) and transformer is None
-    watches = name in ("BoBLO()", "BoBLO(n_learners=5)", bd.LEARNT)
+    watches = name in ("BoBLO()", "BoBLO(n_learners=5)", bd.FIXED)
     assert isinstance(policy._detector, RisingMean) is watches
     assert isinstance(policy._detector, drift.PageHinkley) is (name == bd.PAGE_HINKLEY)
     assert policy.n_learners == (5 if "n_learners=5" in name else 1)
     forget = policy.learner.forget if policy.learner is not None else 1.0
     assert forget == (0.999 if "forget=0.999" in name else 1.0)
-    rate = policy.learner.learn_weight if policy.learner is not None else None
-    assert rate == (0.2 if name == bd.LEARNT else None)
+    # the correction's weight: learnt (the default's) on every BoBLO row but the fixed one
+    rate = (policy.learner.learn_weight if policy.learner is not None
+            else DEFAULT_LEARNER["learn_weight"])
+    assert rate == (None if name == bd.FIXED else 0.2)
 
 
 def test_streams_switch_where_they_say():

@@ -7,12 +7,12 @@ import pytest
 
 from benchmarks import bandit_neighbours as bn
 from benchmarks.bandit_compare import DATASETS
-from onlineboost import BoBLO, evaluate
+from onlineboost import evaluate
 
 
 @pytest.mark.parametrize("data_name", ["LinearBandit", "ImageSegments"])
 def test_until_stage_2_plays_the_rounds_are_evaluate_bandits(data_name):
-    result = evaluate.bandit(BoBLO(seed=3), DATASETS[data_name](seed=3), n_rounds=400,
+    result = evaluate.bandit(bn._stage_one(3), DATASETS[data_name](seed=3), n_rounds=400,
                              skyline=None)
     for mode in bn.MODES[:3]:  # stage 2 from round 500 and FitLead never play in 400 rounds
         out = bn.run(mode, data_name, seed=3, n_rounds=400)

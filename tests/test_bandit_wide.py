@@ -12,7 +12,7 @@ from benchmarks import bandit_wide as bw
 from benchmarks.bandit_compare import DATASETS, LINUCB
 from learners import FeaturePolicy
 from onlineboost import BoBLO
-from onlineboost.boblo import DEFAULT_LEARNER
+from onlineboost.boblo import FIXED_WEIGHT_LEARNER
 from onlineboost.neighbours import NeighbourBoBLO
 
 
@@ -31,9 +31,9 @@ def test_rows_build_what_they_name(name, data_name):
         return
     assert isinstance(policy, BoBLO) and transformer is None and policy.seed == 3
     assert policy.n_learners == (5 if "n_learners=5" in name else 1)
-    if name == bw.LEARNT:  # the default learner with its correction's weight learnt
-        assert policy.learner._get_params() == FeaturePolicy(
-            **DEFAULT_LEARNER, learn_weight=0.2)._get_params()
+    if name == bw.FIXED:  # the default learner with its correction's weight fixed at 1
+        assert policy.learner._get_params() == FeaturePolicy(**FIXED_WEIGHT_LEARNER)._get_params()
+        assert policy.learner.learn_weight is None
         assert {k: v for k, v in policy._get_params().items() if k != "learner"} == {
             k: v for k, v in BoBLO(seed=3)._get_params().items() if k != "learner"}
         return

@@ -16,7 +16,7 @@ import pytest
 from learners import FeaturePolicy
 from learners.feature_policy import FeaturePolicyStack, igw
 from onlineboost import BoBLO, sets
-from onlineboost.boblo import DEFAULT_LEARNER
+from onlineboost.boblo import DEFAULT_LEARNER, FIXED_WEIGHT_LEARNER
 from streams import LinearBandit
 
 
@@ -241,12 +241,12 @@ def test_bad_play_parameters_are_refused_by_name(kwargs, name):
 @pytest.mark.parametrize("play", [dict(link="igw", gamma0=10.0, t0=None), dict(t0=50.0),
                                   dict(t0=50.0, min_temperature=0.01), dict(t0=None)])
 def test_in_boblo_the_law_keeps_its_floor_and_the_clock_counts_rounds(play):
-    """BoBLO on the play laws (over `DEFAULT_LEARNER`, whose annealing, t0 = 50, inverse gap
-    weighting must drop): a distribution with every arm at least eta / k each round and the
-    clock one step a round; the compiled round takes the softmax (fixed or annealed), the
-    numpy round plays inverse gap weighting."""
+    """BoBLO on the play laws (over `FIXED_WEIGHT_LEARNER`, whose annealing, t0 = 50, inverse
+    gap weighting must drop; the learnt weight needs the softmax): a distribution with every
+    arm at least eta / k each round and the clock one step a round; the compiled round takes
+    the softmax (fixed or annealed), the numpy round plays inverse gap weighting."""
     eta, k = 0.05, 4
-    policy = BoBLO(learner=FeaturePolicy(**{**DEFAULT_LEARNER, **play}), exploration=eta,
+    policy = BoBLO(learner=FeaturePolicy(**{**FIXED_WEIGHT_LEARNER, **play}), exploration=eta,
                    seed=1)
     stream = LinearBandit(d=3, k=k, seed=2, n_rounds=300)
     for t, (context, arms) in enumerate(stream):

@@ -15,7 +15,7 @@ import pytest
 
 import learners
 from onlineboost import BoBLO
-from onlineboost.boblo import DEFAULT_LEARNER, FOURIER_LATER
+from onlineboost.boblo import FIXED_WEIGHT_LEARNER, FOURIER_LATER
 from onlineboost.depth import FitLead, PlayLead
 from onlineboost.exp4 import LeadExp4
 from streams import LinearBandit, NonlinearBandit
@@ -35,7 +35,7 @@ def test_auto_is_the_default_and_picks_decision_for_neighbour_copies_else_fit():
     policy = BoBLO(n_learners=5, seed=0)  # (the default later copies: neighbours)
     assert policy.aggregate == "auto" and policy._aggregate == "decision"
     assert isinstance(_first_round(policy).exp4, PlayLead)
-    fourier = BoBLO(learners.FeaturePolicy(**DEFAULT_LEARNER, **FOURIER_LATER), n_learners=5,
+    fourier = BoBLO(learners.FeaturePolicy(**FIXED_WEIGHT_LEARNER, **FOURIER_LATER), n_learners=5,
                     seed=0)
     assert fourier._aggregate == "fit" and isinstance(_first_round(fourier).exp4, FitLead)
     # N = 1: resolved alike, but there is nothing to aggregate (the compiled round plays)
@@ -48,7 +48,7 @@ def test_auto_is_the_default_and_picks_decision_for_neighbour_copies_else_fit():
 
 @pytest.mark.parametrize("kwargs", [
     dict(estimator="ips"),  # no loss model to anchor the stages' costs
-    dict(estimator="ips", learner=learners.FeaturePolicy(**DEFAULT_LEARNER)),
+    dict(estimator="ips", learner=learners.FeaturePolicy(**FIXED_WEIGHT_LEARNER)),
     dict(learner=learners.LinearOGD()),  # a dict learner: no vector stack
     dict(learner=learners.SoftmaxPolicy()),  # vector stack, no `predicted_costs`
 ], ids=["ips", "ips-feature", "dict-learner", "no-predicted-costs"])

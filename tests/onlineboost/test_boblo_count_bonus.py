@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from benchmarks.bandit_compare import DATASETS
+from learners import FeaturePolicy
 from onlineboost import BoBLO, NeighbourBoBLO
-from onlineboost.boblo import count_shift
+from onlineboost.boblo import FIXED_WEIGHT_LEARNER, count_shift
 from tests.helpers import play_alike
 
 
@@ -71,8 +72,9 @@ def test_n_5_plays_n_1s_arms_with_the_bonus(later, deep, monkeypatch):
     over the default neighbour copies: the general path)."""
     from onlineboost import boblo
 
-    if later == "fourier":
+    if later == "fourier":  # (and copy 1 as it was then, its correction's weight fixed)
         monkeypatch.setattr(boblo, "DEFAULT_LATER", boblo.FOURIER_LATER)
+        monkeypatch.setattr(boblo, "DEFAULT_LEARNER", boblo.FIXED_WEIGHT_LEARNER)
     one, five = BoBLO(seed=1, count_bonus=0.2), BoBLO(seed=1, count_bonus=0.2, n_learners=5)
     five._DEEP = deep
     play_alike(one, five, DATASETS["LinearBandit"](1), 500, rtol=1e-9)
@@ -113,7 +115,7 @@ def test_neighbourboblo_plays_stage_1s_bonus_and_its_compiled_round_the_numpy_on
     fast = NeighbourBoBLO(BoBLO(count_bonus=0.2, seed=3), seed=3, warm_up=0, confidence=0.5)
     slow = NeighbourBoBLO(BoBLO(count_bonus=0.2, seed=3), seed=3, warm_up=0, confidence=0.5)
     slow._JIT = False
-    alone = BoBLO(count_bonus=0.2, seed=3)
+    alone = BoBLO(FeaturePolicy(**FIXED_WEIGHT_LEARNER), count_bonus=0.2, seed=3)  # (stage 1's)
     stream = DATASETS["digits"](3)
     for t, (context, arms) in enumerate(stream):
         if t >= 900:

@@ -16,7 +16,7 @@ import pytest
 import learners
 from benchmarks.bandit_compare import DATASETS, NONLINEAR
 from onlineboost import BoBLO, _deep_kernels
-from onlineboost.boblo import DEFAULT_LEARNER, FOURIER_LATER
+from onlineboost.boblo import FIXED_WEIGHT_LEARNER, FOURIER_LATER
 from streams import LinearBandit
 from tests.helpers import LINEAR_LEARNER, shifting_context
 
@@ -100,13 +100,13 @@ CONFIGS = {
     "N = 2": dict(n_learners=2),
     "kappa": dict(kappa=2.0),
     "fixed temperature": dict(learner=learners.FeaturePolicy(
-        **{**DEFAULT_LEARNER, "t0": None}, **FOURIER_LATER)),
+        **{**FIXED_WEIGHT_LEARNER, "t0": None}, **FOURIER_LATER)),
     "relu, floored": dict(learner=learners.FeaturePolicy(
-        **DEFAULT_LEARNER, **FOURIER_LATER, kind="relu", min_temperature=0.01)),
+        **FIXED_WEIGHT_LEARNER, **FOURIER_LATER, kind="relu", min_temperature=0.01)),
     # (the eighth session's default: 64 features and forgetting, which the default no longer
     # takes: the kernels' forgetting steps)
     "64 features, forgetting": dict(learner=learners.FeaturePolicy(
-        **{**DEFAULT_LEARNER, "n_features": 64, "forget": 0.995}, **FOURIER_LATER)),
+        **{**FIXED_WEIGHT_LEARNER, "n_features": 64, "forget": 0.995}, **FOURIER_LATER)),
 }
 
 
@@ -311,8 +311,10 @@ def test_which_configurations_the_kernels_cover():
     assert not built(n_learners=5, aggregate="exp4")
     assert not built(n_learners=5, aggregate=None)
     assert not built(n_learners=5, model_l2=20.0)  # (one penalty's model: not transcribed)
-    assert not built(n_learners=5, learner=learners.FeaturePolicy(**DEFAULT_LEARNER))
-    later = dict(DEFAULT_LEARNER, **FOURIER_LATER, later_fit="residual")
+    assert not built(n_learners=5, learner=learners.FeaturePolicy(**FIXED_WEIGHT_LEARNER))
+    learnt = dict(FIXED_WEIGHT_LEARNER, **FOURIER_LATER, learn_weight=0.2)
+    assert not built(n_learners=5, learner=learners.FeaturePolicy(**learnt))  # (general path)
+    later = dict(FIXED_WEIGHT_LEARNER, **FOURIER_LATER, later_fit="residual")
     assert not built(n_learners=5, learner=learners.FeaturePolicy(**later))
     assert not built(n_learners=5, gamma=0.5)  # (the first copy is not x^1)
     assert built(n_learners=5, transformer=None)  # (no scaler: covered too)

@@ -14,7 +14,7 @@ import learners
 from learners.feature_policy import FeaturePolicyBoostStack, FeaturePolicyStack
 from learners.neighbour_stack import NeighbourStack
 from onlineboost import BoBLO, boblo
-from onlineboost.boblo import DEFAULT_LEARNER, FOURIER_LATER
+from onlineboost.boblo import DEFAULT_LEARNER, FIXED_WEIGHT_LEARNER, FOURIER_LATER
 from onlineboost.depth import FitLead, PlayLead
 from onlineboost.exp4 import LeadExp4
 from streams import LinearBandit, NonlinearBandit
@@ -96,6 +96,7 @@ def test_later_copies_are_neighbours_by_default_and_copy_one_is_unchanged(monkey
     stack = five.booco._copies
     assert isinstance(stack, FeaturePolicyBoostStack)
     assert stack.first.n_features == DEFAULT_LEARNER["n_features"] == 128  # (copy 1 as N = 1)
+    assert stack.learn_weight == one.booco._copies.learn_weight == 0.2  # (its weight learnt)
     assert isinstance(stack.rest, NeighbourStack) and stack.fit == "residual"
     assert (stack.rest.k, stack.rest.shrink, stack.rest.window) == (5, 0.5, 2000)
     assert stack.rest.temperature == stack.first.temperature and stack.rest.t0 == 50.0
@@ -105,6 +106,10 @@ def test_later_copies_are_neighbours_by_default_and_copy_one_is_unchanged(monkey
     # the eighth to fifteenth sessions' later copies: 128 Fourier features of their own, the
     # boosted stack that the compiled N > 1 round covers (ninth session)
     monkeypatch.setattr(boblo, "DEFAULT_LATER", FOURIER_LATER)
+    fourier = BoBLO(n_learners=5)
+    fourier.pull([0, 1, 2], {"a": 0.0})
+    assert not fourier._deep  # (with the learnt weight of copy 1: the general path)
+    monkeypatch.setattr(boblo, "DEFAULT_LEARNER", FIXED_WEIGHT_LEARNER)  # (as it was then)
     fourier = BoBLO(n_learners=5)
     fourier.pull([0, 1, 2], {"a": 0.0})
     rest = fourier.booco._copies.rest

@@ -17,7 +17,6 @@ import pytest
 
 from learners import FeaturePolicy
 from onlineboost import _kernels
-from onlineboost.boblo import DEFAULT_LEARNER
 
 pytestmark = pytest.mark.skipif(not _kernels.AVAILABLE, reason="numba is not installed")
 
@@ -28,7 +27,7 @@ import json
 import numpy as np
 from onlineboost import BoBLO, _kernels, boblo
 from learners import FeaturePolicy
-from onlineboost.boblo import DEFAULT_LEARNER
+from onlineboost.boblo import DEFAULT_LEARNER, FIXED_WEIGHT_LEARNER
 
 from onlineboost import _boost_kernels, _deep_kernels
 from learners import _stack_kernels
@@ -65,6 +64,7 @@ neighbours_deep_untouched = not any(signatures(deep_only).values())
 # from here on the Fourier later copies (the N > 1 default until the fifteenth session), which
 # the compiled N > 1 round covers
 boblo.DEFAULT_LATER = boblo.FOURIER_LATER
+boblo.DEFAULT_LEARNER = boblo.FIXED_WEIGHT_LEARNER  # (copy 1 as it was then: its weight fixed)
 five = BoBLO(seed=1, n_learners=5)
 after_five = signatures(boost)
 again_five = boblo._warm(5)
@@ -93,7 +93,7 @@ for i, n in enumerate((2, 5, 5)):  # N > 1 rounds: the stack's and the booster's
     deep.append(policy._deep)
 from benchmarks.bandit_compare import NONLINEAR  # (FitLead switches: Exp4's rounds too)
 # (over the linear first copy: over the default one, with the later copies' class, no switch)
-linear = FeaturePolicy(**{**DEFAULT_LEARNER, "n_features": 0}, later_features=128)
+linear = FeaturePolicy(**{**FIXED_WEIGHT_LEARNER, "n_features": 0}, later_features=128)
 policy, stream = BoBLO(linear, seed=100, n_learners=5), NONLINEAR(100)
 for t, (c, ids) in enumerate(stream):
     if t == 700:
@@ -160,5 +160,5 @@ def test_policies_the_tests_keep_on_numpy_do_not_warm(monkeypatch):
     assert calls == []
     BoBLO()
     BoBLO(n_learners=3)  # (neighbour later copies: not the compiled N > 1 round's)
-    BoBLO(FeaturePolicy(**DEFAULT_LEARNER, **boblo.FOURIER_LATER), n_learners=3)
+    BoBLO(FeaturePolicy(**boblo.FIXED_WEIGHT_LEARNER, **boblo.FOURIER_LATER), n_learners=3)
     assert calls == [(1, True), (3, False), (3, True)]

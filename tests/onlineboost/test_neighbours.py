@@ -12,10 +12,17 @@ import numpy as np
 import pytest
 
 from benchmarks.bandit_compare import DATASETS
+from learners import FeaturePolicy
 from onlineboost import BoBLO, evaluate
+from onlineboost.boblo import DEFAULT_LEARNER, FIXED_WEIGHT_LEARNER
 from onlineboost.neighbours import DecisionLead, NeighbourBoBLO, NeighbourCorrection, _Standardiser
 from streams import LinearBandit
 from tests.helpers import play_alike
+
+
+def _fixed(**kwargs) -> BoBLO:
+    """`BoBLO()` with its correction's weight fixed at 1: `NeighbourBoBLO()`'s stage 1."""
+    return BoBLO(FeaturePolicy(**FIXED_WEIGHT_LEARNER), **kwargs)
 
 
 def _brute(rows, z, k, shrink):
@@ -132,7 +139,7 @@ def test_under_an_alternative_the_test_switches():
 def test_before_its_switch_it_plays_boblos_own_arms():
     """On LinearBandit the neighbours' residuals are noise and the test never passes: the
     policy is BoBLO(seed) round for round, rewards and all."""
-    alone = evaluate.bandit(BoBLO(seed=0), LinearBandit(seed=0), skyline=None)
+    alone = evaluate.bandit(_fixed(seed=0), LinearBandit(seed=0), skyline=None)
     policy = NeighbourBoBLO(seed=0)
     staged = evaluate.bandit(policy, LinearBandit(seed=0), skyline=None)
     assert policy.switched_at is None and policy.lead < policy.margin
@@ -144,7 +151,7 @@ def test_it_switches_where_the_stage_decides_better_and_then_plays_it(data_name)
     for seed in (0, 1):
         policy = NeighbourBoBLO(seed=seed)
         staged = evaluate.bandit(policy, DATASETS[data_name](seed), skyline=None)
-        alone = evaluate.bandit(BoBLO(seed=seed), DATASETS[data_name](seed), skyline=None)
+        alone = evaluate.bandit(_fixed(seed=seed), DATASETS[data_name](seed), skyline=None)
         t = policy.switched_at
         assert t is not None and policy.warm_up < t < len(staged.rewards)
         assert np.array_equal(staged.rewards[:t], alone.rewards[:t])  # stage 1's arms
@@ -200,6 +207,8 @@ def test_bad_input_is_refused_and_changes_nothing():
     ({"window": 0}, "window"), ({"warm_up": -1}, "warm_up"), ({"confidence": 0.0}, "confidence"),
     ({"confidence": 1.0}, "confidence"), ({"seed": -1}, "seed"), ({"first": "BoBLO"}, "first"),
     ({"first": BoBLO(n_learners=2)}, "first"), ({"first": BoBLO(estimator="ips")}, "first"),
+    # a learnt correction weight (`BoBLO()`'s learner given explicitly): not a stage 1 here
+    ({"first": BoBLO(FeaturePolicy(**DEFAULT_LEARNER))}, "first"),
 ])
 def test_invalid_parameters_are_named(kwargs, name):
     with pytest.raises(ValueError, match=name):
@@ -225,6 +234,16 @@ def test_same_seed_same_numbers_and_a_pickle_resumes_exactly():
     assert first_a == first_b and a.switched_at is not None
     resumed = pickle.loads(pickle.dumps(a))  # then both streams go on from round 500
     assert play(resumed, sa, 300) == play(b, sb, 300)
+
+
+def test_stage_1_keeps_the_correction_weight_fixed():
+    # the default stage 1 and a BoBLO with the default learner play the fixed weight (stage 2's
+    # costs and its compiled round take stage 1's correction at weight 1); the rest is kept
+    for policy in (NeighbourBoBLO(seed=1), NeighbourBoBLO(BoBLO(count_bonus=0.1, seed=1))):
+        learner = policy.stage.learner
+        assert learner._get_params() == FeaturePolicy(**FIXED_WEIGHT_LEARNER)._get_params()
+        assert learner.learn_weight is None
+    assert NeighbourBoBLO(BoBLO(count_bonus=0.1, seed=1)).stage.count_bonus == 0.1
 
 
 def test_the_first_stage_is_cloned_not_used():
