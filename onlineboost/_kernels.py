@@ -173,7 +173,7 @@ class Lane:
     with the same numbers: only the Python around them is shorter."""
 
     __slots__ = ("booco", "copies", "model", "G", "weights", "theta", "P", "exploration",
-                 "head", "tail", "mid", "p", "c", "cum", "loss", "r")
+                 "head", "tail", "mid", "p", "c", "cum", "loss", "r", "beta", "wstate")
 
     def __init__(self, booco, model, exploration: float):
         copies, mu = booco.copies, booco._mu
@@ -193,6 +193,12 @@ class Lane:
         self.r = theta.shape[1]
         self.loss = model.loss  # (the list `cum` was last written to: `cum` holds its values)
         self.cum = np.array(model.loss)
+        # a learnt weight's state buffer (the weight and its sum refilled each round, the rate
+        # and the cap constant) and the steady pull's $1/\tau_t$ (`pull_lane`), for its update
+        rate = getattr(copies, "learn_weight", None)
+        self.wstate = (_NO_WEIGHT if rate is None
+                       else np.array([1.0, 0.0, float(rate), float(copies.max_weight)]))
+        self.beta = None  # (None: the last pull's law is not in `p`)
 
     @staticmethod
     def of(booco, model, exploration: float):
@@ -238,6 +244,8 @@ def pull(reader, booco, model, context, exploration: float, counts=None, alpha: 
     if it has one and it `fits`."""
     if counts is None:
         counts = _NONE
+    if lane is not None:  # (set again below where this pull's law is the lane's)
+        lane.beta = None
     if context is None:
         context = {}
     if type(context) is not dict or reader._idx is not None:
@@ -270,9 +278,11 @@ def pull(reader, booco, model, context, exploration: float, counts=None, alpha: 
     else:  # (`_round_law`'s first branch, its constant arguments gathered once)
         z, p, c, phi = np.empty(len(v)), lane.p, lane.c, np.empty(lane.r)
         copies = lane.copies
+        beta = copies.inverse_temperature()
         status = pull_round_features(v, scale, count, mean, var, dev, ready, *lane.head,
-                                     copies.weight, copies.inverse_temperature(), *lane.tail,
-                                     z, p, c, phi, counts, alpha)
+                                     copies.weight, beta, *lane.tail, z, p, c, phi, counts,
+                                     alpha)
+        lane.beta = beta if status else None  # (as `pull_lane`: its update's too)
     if not status:
         return None
     if scale:  # (`ContextVectors.commit`: the kernel stored the statistics)
@@ -299,9 +309,11 @@ def pull_lane(lane: Lane, reader, context, counts, alpha: float):
     st = reader._stats
     z, phi = np.empty(len(keys)), np.empty(lane.r)
     copies = lane.copies
+    beta = copies.inverse_temperature()
     status = pull_round_features(v, True, st.count, st.mean, st.var, st.dev, st.ready,
-                                 *lane.head, copies.weight, copies.inverse_temperature(),
+                                 *lane.head, copies.weight, beta,
                                  *lane.tail, z, lane.p, lane.c, phi, counts, alpha)
+    lane.beta = beta if status else None  # (the round's 1/tau, which its update reuses)
     if not status:
         return None
     st.ready = status == 2  # (`ContextVectors.commit`: the kernel stored the statistics)
@@ -481,20 +493,26 @@ def _learnt(booco, model, copies, running: bool, kappa, cost):
 
 
 def update_lane(lane: Lane, x, arm: int, loss: float, prob: float, implicit: float, phi,
-                law=None):
+                law=None, steady: bool = False):
     """`update`'s branch for one copy with its own random features on a `RidgeMixture`, its
     constant arguments from `lane` (the cumulative losses kept as the lane's array while
     the model's list is the one it last wrote). `BoBLO` calls it directly on a round whose
     pull found `lane` to fit (nothing replaces those arrays between a pull and its
     update). `law`: the pull's arm law (a copy that learns its correction's weight needs
-    it)."""
+    it). `steady`: the round's pull went through the lane; where it ran the lane's kernel
+    (`lane.beta` set: not the scaler's warm-up) its law is in `lane.p` and its $1/\tau_t$ in
+    `lane.beta`, and `law` is not read."""
     booco, model, copies = lane.booco, lane.model, lane.copies
     ext = booco._ext
     running = booco.kappa is None
     cost = np.empty(len(lane.p))
     cum = lane.cum if model.loss is lane.loss else np.array(model.loss)
-    if copies.learn_weight is None:  # (the default: no learnt weight, no call for it)
-        wstate, beta, law = _NO_WEIGHT, 0.0, _NONE
+    wstate = lane.wstate
+    if wstate is _NO_WEIGHT:  # (no learnt weight, no call for it)
+        beta, law = 0.0, _NONE
+    elif steady and lane.beta is not None:  # (the pull's law and 1/tau; the state refilled)
+        beta, law = lane.beta, lane.p
+        wstate[0], wstate[1] = copies.weight, copies._weight_sq
     else:
         wstate, beta, law = _weight_state(copies, law, len(lane.p))
         if wstate is None:

@@ -1572,7 +1572,8 @@ class BoBLO(bandit.base.ContextualPolicy):
             c = self.implicit
             cost = _kernels.update_lane(lane, pending[1], i, loss, pending[4],
                                         self._implicit() if c == "sqrt" else c, f[0],
-                                        self._arm_probabilities if self._weighted else None)
+                                        self._arm_probabilities if self._weighted else None,
+                                        steady=True)
             if cost is None:  # (refused: the numpy round learns it or names what is wrong)
                 self._feedback_fused(loss)
             else:

@@ -851,7 +851,7 @@ def test_an_update_trusts_its_pulls_lane_only_for_that_policy_and_round(monkeypa
     calls = []
     real = _kernels.update_lane
     monkeypatch.setattr(_kernels, "update_lane",
-                        lambda lane, *args: calls.append(lane) or real(lane, *args))
+                        lambda lane, *args, **kw: calls.append(lane) or real(lane, *args, **kw))
     stream = list(STREAMS["LinearBandit"](3))[:400]
     policy = BoBLO(seed=5)
     for context, arm_ids in stream[:300]:
