@@ -2397,16 +2397,24 @@ fixed weight by two SE over those 110 seeds. (a): +0.0047 (SE 0.0004) / +0.0059 
 the default changed. What it costs: on `LinearBandit` `BoBLO()` - tuned LinUCB is now -0.0008
 (SE 0.0004) over the 110 seeds, just beyond two standard errors (the fixed weight's -0.0007 was
 just within; in expected reward, `bandit_headroom`, -0.0005, SE 0.0003), and the weight is
-noisy in the first rounds: it falls where the young correction is still noise, and AdaGrad's
-shrinking steps bring it back slowly (ImageSegments seed 0: 0.34 by round 50, 0.59 by round
-800; 0.762 against the fixed weight's 0.819 over those 800 rounds, notebook 02). Over seeds
-0-9 (scratch) the first 800 rounds differ by -0.0037 (SE 0.0076) / -0.0115 (SE 0.0129) on
-ImageSegments / digits, the first 300 by -0.005 (SE 0.016) / -0.027 (SE 0.030). What it
-gains: every stream that is not a development stream where it was measured (six synthetic
-streams +0.005 to +0.025, `bandit_headroom`; switching `NonlinearBandit` +0.038, `bandit_drift`;
-Bernoulli arms level, `bandit_noncontextual`). `NeighbourBoBLO()` keeps the fixed weight as
-its stage 1 (stage 2's costs and its compiled round add to stage 1's correction at weight 1),
-and the historic rows here keep their learners.
+noisy in the first rounds: it can fall where the young correction is still noise, and
+AdaGrad's shrinking steps bring it back slowly (ImageSegments seed 0: 0.34 by round 50, 0.59 by
+round 800; 0.762 against the fixed weight's 0.819 over those 800 rounds, notebook 02; over
+seeds 0-9, scratch, the first 800 rounds differ by -0.0037 (SE 0.0076) / -0.0115 (SE 0.0129) on
+ImageSegments / digits). That is not the rule, by two screens written before their runs
+(nine streams: the three development ones, two linear-class streams, `NonlinearBandit` (2, 3),
+(5, 3), (2, 2) and stump classes; seeds 260-299; nothing was picked by either): AdaGrad's sum
+of squared gradients started at 3 / 10 / 30 instead of 0 (smaller first steps) changed the
+first 300 rounds' nine-stream mean reward by +0.0007 / -0.0001 / +0.0005 (SE 0.0012-0.0015);
+holding the weight at 1 for the first 50 / 150 / 300 learning steps by +0.0012 / -0.0012 /
+-0.0024 (SE 0.0012-0.0013), so learning it from the start helps early on average. (Both
+raised the full pass by about +0.001, SE 0.0005, on those seeds; the start 3, rerun on fresh
+seeds 340-379, gave +0.0006, SE 0.0006: not confirmed.) What it gains: every stream that is not
+a development stream where it was measured (six synthetic streams +0.005 to +0.025,
+`bandit_headroom`; switching `NonlinearBandit` +0.038, `bandit_drift`; Bernoulli arms level,
+`bandit_noncontextual`). `NeighbourBoBLO()` keeps the fixed weight as its stage 1 (stage 2's
+costs and its compiled round add to stage 1's correction at weight 1), and the historic rows
+here keep their learners.
 """.lstrip("\n")
 
 if __name__ == "__main__":
