@@ -64,10 +64,12 @@ def _state_gaps(a, b) -> dict:
     model = ({"model G": _rel(ma.G, mb.G), "model weights": _rel(ma.weights, mb.weights),
               "model errors": _rel(ma.loss, mb.loss)} if hasattr(ma, "G") else
              {"model P": _rel(ma.P, mb.P), "model theta": _rel(ma.theta, mb.theta)})
+    weight = ({"learnt weight": _rel([ca.weight, ca._weight_sq], [cb.weight, cb._weight_sq])}
+              if getattr(ca, "learn_weight", None) is not None else {})
     return {**model, "learner P": _rel(ca._P, cb._P),
             "learner theta": _rel(ca._theta, cb._theta),
             "kappa": _rel(a.booco._kappa, b.booco._kappa),
-            "scaler": max(_rel(sa.mean, sb.mean), _rel(sa.var, sb.var))}
+            "scaler": max(_rel(sa.mean, sb.mean), _rel(sa.var, sb.var)), **weight}
 
 
 def _play_side_by_side(kernel, numpy, stream, rounds=None, check=None):
