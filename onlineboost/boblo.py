@@ -678,7 +678,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     on ImageSegments and digits (with copy 1's weight learnt, the twenty-first session's
     default; +0.0048 / +0.0042 at the fixed weight); on `LinearBandit` it never switches and
     plays `BoBLO()`'s arms seed for seed. On 17 held-out streams it is within two standard
-    errors of `BoBLO()` or above it on every one (0.861 against 0.856 in the mean). Its round is the general path (numpy, the k-NN over 2,000 stored contexts):
+    errors of `BoBLO()` or above it on every one (0.861 against 0.856 in the mean). Its round
+    is the general path (numpy, the k-NN over 2,000 stored contexts):
     slower than `BoBLO()`'s compiled one
     (`benchmarks/results/bandit_speed.md`). With the Fourier later copies (`FOURIER_LATER`, the
     default from the eighth to the fifteenth session, under `FitLead`) it never left the
