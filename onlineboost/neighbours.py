@@ -280,13 +280,11 @@ class NeighbourBoBLO(bandit.base.ContextualPolicy):
         check_seed(seed)
         if first is not None and not isinstance(first, BoBLO):
             raise ValueError(f"first must be a BoBLO or None, got {first!r}")
-        import learners
+        if first is None or first.learner is None:  # (BoBLO's default learner, weight fixed)
+            import learners
 
-        fixed = learners.FeaturePolicy(**FIXED_WEIGHT_LEARNER)  # (the weight fixed at 1)
-        if first is None:
-            stage = BoBLO(fixed, seed=seed)
-        elif first.learner is None:  # (BoBLO's default learner, its weight fixed)
-            stage = first.clone({"learner": fixed})
+            fixed = learners.FeaturePolicy(**FIXED_WEIGHT_LEARNER)
+            stage = BoBLO(fixed, seed=seed) if first is None else first.clone({"learner": fixed})
         else:
             stage = first.clone()
         proto = stage._make_booco(sets.Simplex(2))
