@@ -173,7 +173,8 @@ class Lane:
     with the same numbers: only the Python around them is shorter."""
 
     __slots__ = ("booco", "copies", "model", "G", "weights", "theta", "P", "exploration",
-                 "head", "tail", "mid", "p", "c", "cum", "loss", "r", "beta", "wstate")
+                 "head", "tail", "mid", "p", "c", "cum", "loss", "r", "beta", "wstate",
+                 "pull_call", "update_call")
 
     def __init__(self, booco, model, exploration: float):
         copies, mu = booco.copies, booco._mu
@@ -199,6 +200,9 @@ class Lane:
         self.wstate = (_NO_WEIGHT if rate is None
                        else np.array([1.0, 0.0, float(rate), float(copies.max_weight)]))
         self.beta = None  # (None: the last pull's law is not in `p`)
+        # the two kernels as the steady round calls them: numba's dispatcher for the first
+        # call, then the compiled overload it picked (`_entry`)
+        self.pull_call, self.update_call = pull_round_features, update_round_features
 
     @staticmethod
     def of(booco, model, exploration: float):
@@ -216,6 +220,26 @@ class Lane:
                 and self.G is model.G and self.weights is model.weights
                 and self.theta is copies._theta and self.P is copies._P
                 and self.exploration == exploration)
+
+
+def _entry(kernel, args: tuple):
+    """The compiled overload of the numba function `kernel` for the types of `args`: its
+    entry point, which unboxes each argument by the overload's types without numba's
+    dispatch (it types every argument anew on each call: about half of a call's cost on the
+    lane's 26-30 arguments). The entry point checks no argument (an array of another dtype,
+    rank or layout would be read as if it had the overload's), so the lane takes it only for
+    calls whose every argument keeps its type by construction: its own arrays and constants,
+    the state arrays `Lane.fits` checks, fresh float64 vectors, Python floats, ints and bools.
+    `kernel` itself where there is no such overload (numba missing: a Python function).
+    Called right after numba's dispatcher took `args`: where `kernel` has one overload, that
+    is the one it took (typing the arguments in Python costs about 100 us)."""
+    try:
+        overloads = kernel.overloads
+        if len(overloads) == 1:
+            return next(iter(overloads.values())).entry_point
+        return overloads[tuple(map(kernel.typeof_pyval, args))].entry_point
+    except (AttributeError, KeyError):
+        return kernel
 
 
 def _floats(context: dict, n: int):
@@ -310,9 +334,12 @@ def pull_lane(lane: Lane, reader, context, counts, alpha: float):
     z, phi = np.empty(len(keys)), np.empty(lane.r)
     copies = lane.copies
     beta = copies.inverse_temperature()
-    status = pull_round_features(v, True, st.count, st.mean, st.var, st.dev, st.ready,
-                                 *lane.head, copies.weight, beta,
-                                 *lane.tail, z, lane.p, lane.c, phi, counts, alpha)
+    args = (v, True, st.count, st.mean, st.var, st.dev, st.ready, *lane.head, copies.weight,
+            beta, *lane.tail, z, lane.p, lane.c, phi, counts, alpha)
+    call = lane.pull_call
+    status = call(*args)
+    if call is pull_round_features:  # (the lane's first call: its overload from now on)
+        lane.pull_call = _entry(call, args)
     lane.beta = beta if status else None  # (the round's 1/tau, which its update reuses)
     if not status:
         return None
@@ -508,18 +535,24 @@ def update_lane(lane: Lane, x, arm: int, loss: float, prob: float, implicit: flo
     cost = np.empty(len(lane.p))
     cum = lane.cum if model.loss is lane.loss else np.array(model.loss)
     wstate = lane.wstate
+    call = update_round_features  # (the lane's own call on its steady rounds only: `_entry`)
     if wstate is _NO_WEIGHT:  # (no learnt weight, no call for it)
         beta, law = 0.0, _NONE
+        if steady:
+            call = lane.update_call
     elif steady and lane.beta is not None:  # (the pull's law and 1/tau; the state refilled)
         beta, law = lane.beta, lane.p
         wstate[0], wstate[1] = copies.weight, copies._weight_sq
+        call = lane.update_call
     else:
         wstate, beta, law = _weight_state(copies, law, len(lane.p))
         if wstate is None:
             return None  # (a learnt weight without the arms' law: the numpy round learns it)
-    status, kappa = update_round_features(
-        x, arm, loss, prob, float(implicit), lane.G, lane.weights, cum, *lane.mid, ext.kappa,
-        running, cost, phi, law, beta, wstate)
+    args = (x, arm, loss, prob, float(implicit), lane.G, lane.weights, cum, *lane.mid,
+            ext.kappa, running, cost, phi, law, beta, wstate)
+    status, kappa = call(*args)
+    if call is lane.update_call is update_round_features:  # (the lane's first steady call)
+        lane.update_call = _entry(call, args)
     if not status:  # (refused before anything was written)
         return None
     model.loss = lane.loss = cum.tolist()

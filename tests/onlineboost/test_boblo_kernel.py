@@ -788,6 +788,61 @@ def test_the_lane_is_gathered_once_and_again_only_when_the_state_moves_elsewhere
         assert max(_state_gaps(twin, policy).values()) == 0.0
 
 
+@pytest.mark.parametrize("learner", [None, FIXED_WEIGHT_LEARNER], ids=["default", "fixed-weight"])
+def test_the_lanes_calls_are_the_dispatched_overloads(monkeypatch, learner):
+    """The steady round calls the overloads numba's dispatcher picked for the lane's first call
+    (`_kernels._entry`: their entry points, without the dispatch): from then on both kernels
+    are entry points of the kernels' own overloads, and a pass with them plays the same arms
+    and leaves the very same floats as a twin whose lane keeps calling the dispatchers (the
+    same compiled code: a wrong overload, or arguments unboxed by other types, would not)."""
+    kw = {} if learner is None else {"learner": learners.FeaturePolicy(**learner)}
+    stream = list(STREAMS["LinearBandit"](3))[:400]
+    fast = BoBLO(seed=4, **kw)
+    arms = []
+    for context, arm_ids in stream:
+        arm = fast.pull(arm_ids, context)
+        fast.update(arm, context, float(arm == arm_ids[0]))
+        arms.append(arm)
+    lane = fast._lane
+    for call, kernel in ((lane.pull_call, _kernels.pull_round_features),
+                         (lane.update_call, _kernels.update_round_features)):
+        assert call is not kernel
+        assert call in [cres.entry_point for cres in kernel.overloads.values()]
+    monkeypatch.setattr(_kernels, "_entry", lambda kernel, args: kernel)
+    slow = BoBLO(seed=4, **kw)
+    for (context, arm_ids), arm in zip(stream, arms):
+        assert slow.pull(arm_ids, context) == arm
+        slow.update(arm, context, float(arm == arm_ids[0]))
+    assert slow._lane.pull_call is _kernels.pull_round_features
+    assert max(_state_gaps(fast, slow).values()) == 0.0
+    assert fast.arm_probabilities.tolist() == slow.arm_probabilities.tolist()
+
+
+def test_the_entry_of_a_kernel_is_its_overload_for_the_arguments_types():
+    """`_kernels._entry`: with one overload, that one (the dispatcher just took the arguments);
+    with several, the one of the arguments' types, not another (the entry point would read an
+    int array's bytes as floats); a function numba did not compile comes back as it is."""
+    import numba
+
+    @numba.njit
+    def first(a):
+        return a[0] + a[-1]
+
+    floats, ints = np.array([1.5, 2.0, 4.25]), np.array([3, 5, 7])
+    first(floats)
+    one = _kernels._entry(first, (floats,))
+    assert one is not first and one(floats) == 5.75
+    first(ints)
+    assert len(first.overloads) == 2
+    assert _kernels._entry(first, (floats,))(floats) == 5.75
+    assert _kernels._entry(first, (ints,))(ints) == 10
+
+    def plain(a):
+        return a[0]
+
+    assert _kernels._entry(plain, (floats,)) is plain
+
+
 def test_the_steady_pull_is_the_general_pulls_and_refuses_the_rest_moving_nothing():
     """`_kernels.pull_lane`, the steady round's pull: on a dict with the last round's keys it
     returns the context vector and the features `_kernels.pull` returns through the same
