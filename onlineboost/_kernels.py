@@ -535,23 +535,22 @@ def update_lane(lane: Lane, x, arm: int, loss: float, prob: float, implicit: flo
     cost = np.empty(len(lane.p))
     cum = lane.cum if model.loss is lane.loss else np.array(model.loss)
     wstate = lane.wstate
-    call = update_round_features  # (the lane's own call on its steady rounds only: `_entry`)
+    # the lane's own call (`_entry`) on its steady rounds: their arguments' types are the lane's
+    own = steady and (wstate is _NO_WEIGHT or lane.beta is not None)
     if wstate is _NO_WEIGHT:  # (no learnt weight, no call for it)
         beta, law = 0.0, _NONE
-        if steady:
-            call = lane.update_call
-    elif steady and lane.beta is not None:  # (the pull's law and 1/tau; the state refilled)
+    elif own:  # (the pull's law and 1/tau; the state refilled)
         beta, law = lane.beta, lane.p
         wstate[0], wstate[1] = copies.weight, copies._weight_sq
-        call = lane.update_call
     else:
         wstate, beta, law = _weight_state(copies, law, len(lane.p))
         if wstate is None:
             return None  # (a learnt weight without the arms' law: the numpy round learns it)
+    call = lane.update_call if own else update_round_features
     args = (x, arm, loss, prob, float(implicit), lane.G, lane.weights, cum, *lane.mid,
             ext.kappa, running, cost, phi, law, beta, wstate)
     status, kappa = call(*args)
-    if call is lane.update_call is update_round_features:  # (the lane's first steady call)
+    if own and call is update_round_features:  # (the lane's first steady call)
         lane.update_call = _entry(call, args)
     if not status:  # (refused before anything was written)
         return None
