@@ -327,8 +327,12 @@ def pull_lane(lane: Lane, reader, context, counts, alpha: float):
     keys = tuple(context)
     if keys != reader._keys:
         return None
-    v = _floats(context, len(keys))
-    if v is None:
+    vals = context.values()  # (`_floats`, inlined: every round)
+    if not _TYPES.issuperset(map(type, vals)):
+        return None
+    try:
+        v = np.fromiter(vals, np.float64, len(keys))
+    except OverflowError:
         return None
     st = reader._stats
     z, phi = np.empty(len(keys)), np.empty(lane.r)
@@ -558,9 +562,13 @@ def update_lane(lane: Lane, x, arm: int, loss: float, prob: float, implicit: flo
     lane.cum = cum
     model._theta = None
     copies._round = None  # (its cache of the round's features and raw costs: Theta moved)
-    if wstate is not _NO_WEIGHT:
-        _store_weight(copies, wstate)
-    return _learnt(booco, model, copies, running, kappa, cost)
+    if wstate is not _NO_WEIGHT:  # (`_store_weight`, then `_learnt`, inlined: every round)
+        copies.weight, copies._weight_sq = float(wstate[0]), float(wstate[1])
+    model._last = None
+    copies._t += 1
+    if running:
+        ext.kappa = booco._kappa = kappa
+    return cost
 
 
 @_njit

@@ -15,7 +15,10 @@ from onlineboost.boblo import DEFAULT_LEARNER
 
 @pytest.mark.skipif(not _kernels.AVAILABLE, reason="numba is not installed")
 def test_the_timed_dispatch_is_a_call_of_the_pull_kernel_that_returns_at_once():
-    assert _kernels.pull_round_features(*bs.dispatch_args()) == 0
+    args = bs.dispatch_args()
+    assert _kernels.pull_round_features(*args) == 0
+    entry = _kernels._entry(_kernels.pull_round_features, args)  # (the steady round's call)
+    assert entry is not _kernels.pull_round_features and entry(*args) == 0
 
 
 @pytest.mark.parametrize("name", bs.POLICIES)
