@@ -387,6 +387,30 @@ def main(argv=None):
 
 
 NOTE = """\
+**Twenty-second session: the overloads called without numba's dispatch.** The steady round
+(`_kernels.pull_lane`, `update_lane`) now calls the compiled overloads that numba's dispatcher
+picked for the lane's first call, through their entry points (`_kernels._entry`). The
+dispatcher types all 26-30 arguments again on every call; the entry point only unboxes them.
+The round table's last two columns show the difference: 1.3 against 0.9-1.0 us for the pull's
+call that computes nothing. The arithmetic is the same compiled code, so the floats are the
+same: a test plays the same arms and leaves the same state as a lane that keeps the
+dispatcher. The entry point checks no argument's type, so the lane takes it only where every
+argument keeps its type by construction (`_entry`'s docstring says which). Three Python frames
+a round were also inlined: the drift watch, the context's float read and the weight's store.
+Measured in the same process, `BoBLO()` alternating with itself on the old calls round by
+round and interleaved with LinUCB, 4 seeds: 1.06x / 1.08x / 1.07x the decisions/s on Bananas
+/ SEA / iris (scratch A/B). The frames' part is within run-to-run noise (about 1-2%). In this
+table `BoBLO()` is 6.88x / 9.29x / 5.40x tuned LinUCB on the development streams and at least
+3.08x on every held-out stream (Sine 3.08x, Bananas 3.09x); in the twenty-first session's run
+it was 2.85-3.0x on six held-out streams. The margin over 3x on the 2-4-column streams is
+still thin: run to run these ratios move by about 5%. Where the rest goes, measured alone:
+about 4.5 us a round of arithmetic in the two kernels and 5 us of Python around them; most
+of the arithmetic is the two passes over the copy's 131 x 131 inverse Gram matrix on a
+2-column stream (1.3 us each, near the cache's bandwidth). Played interleaved with LinUCB, a
+round costs about 5 us more than alone, because LinUCB's own work evicts the interpreter's
+and the kernels' code and data (a 4 MB sweep of memory before each pull and each update adds
+about 5 us a round to `BoBLO()` played alone).
+
 **Twenty-first session: the learnt weight.** `BoBLO()`'s learner now learns its correction's
 weight online (`bandit_compare`'s twenty-first-session paragraph); its compiled round carries
 the weight's play, gradient and AdaGrad step. As first written its update took the pull's law
@@ -394,10 +418,10 @@ as a list, a fresh state array and a second $1/\\tau_t$ a round, about 1 us: 10%
 decisions/s on the 2-4-column held-out streams (scratch A/B against the fixed weight,
 interleaved, both orders). The steady round now reuses the pull's law (`lane.p`) and $1/\\tau_t$
 (`lane.beta`) and refills a state buffer on the lane: the same floats, and the weighted round
-costs 16.4 against 15.98 us on Bananas (+2.4%; 3 seeds x 3,000 rounds, alternating). In this
-table `BoBLO()` is 6.36x / 8.68x / 4.84x tuned LinUCB on the development streams (issue 13's
-3x target holds) and 2.85-3.0x on six of the 2-4-column held-out streams, against 3.08-3.55x
-for the fixed weight in the previous run: most of that gap is run to run (the
+costs 16.4 against 15.98 us on Bananas (+2.4%; 3 seeds x 3,000 rounds, alternating). In that
+session's run `BoBLO()` was 6.36x / 8.68x / 4.84x tuned LinUCB on the development streams
+(issue 13's 3x target holds) and 2.85-3.0x on six of the 2-4-column held-out streams, against
+3.08-3.55x for the fixed weight in the run before: most of that gap is run to run (the
 interleaved A/B above), some is the weight's.
 
 **Eighteenth session: a vectorised cosine and fewer Python steps.** Three changes to
