@@ -123,23 +123,10 @@ def main(argv=None):
 
 
 NOTE = """\
-**Twenty-second session: the count bonus with a context.** `BoBLO(count_bonus="auto")` now
-takes the scale `CONTEXT_BONUS` = 1.0 once a learnt round's context has brought a feature
-(0.3, as before, without a context), chosen by a rule written before its runs
-(`bandit_compare`'s twenty-second-session paragraph). The row `BoBLO(count_bonus=0.3)` is the
-default before, its figures the twenty-first session's `BoBLO()` row to the last digit. Over
-these 110 seeds the change gains +0.0028 (SE 0.0009) / +0.0028 (SE 0.0014) / +0.0006 (SE
-0.0003) on ImageSegments / digits / `LinearBandit`. Target 1: `BoBLO()` - tuned LinUCB is now
-+0.0141 / +0.0328 and, on `LinearBandit`, -0.0002 (SE 0.0004), level within noise where it was
--0.0008 (SE 0.0004), just beyond two standard errors. Target 2: `BoBLO(n_learners=5)` -
-`BoBLO()` is +0.0041 (SE 0.0003) / +0.0070 (SE 0.0005) / 0, so N = 5 stays above N = 1 on two
-streams and plays `BoBLO()`'s arms on the third. `NeighbourBoBLO()`'s stage 1 takes the same
-bonus: +0.0055 / +0.0052 / -0.0003 over `BoBLO()`.
-
 **Twenty-first session: the learnt weight is the default.** `BoBLO()`'s learner now learns its
 correction's weight online (`boblo.DEFAULT_LEARNER` = `FIXED_WEIGHT_LEARNER` + `LEARNT_WEIGHT`),
-so the rows `BoBLO()` and `BoBLO(n_learners=5)` were measured with it, and that session's row
-`BoBLO(learner=FeaturePolicy(**FIXED_WEIGHT_LEARNER))` was the default before (its figures were
+so the rows `BoBLO()` and `BoBLO(n_learners=5)` are measured with it, and the row
+`BoBLO(learner=FeaturePolicy(**FIXED_WEIGHT_LEARNER))` is the default before (its figures are
 the old `BoBLO()` row's to the last digit; `NeighbourBoBLO()` keeps the fixed weight as its stage
 1, its row unchanged). The rule, written before its runs (`bandit_compare`'s twenty-first-session
 paragraph), asked that N = 5 stay above N = 1: +0.0047 (SE 0.0004) / +0.0059 (SE 0.0005) / 0,
