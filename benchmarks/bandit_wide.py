@@ -12,9 +12,9 @@ errors:
 * `BoBLO(n_learners=5)` against `BoBLO()` (target: N = 5 >= N = 1, > on two streams);
 * `onlineboost.neighbours.NeighbourBoBLO()` (`BoBLO()` and a nearest-neighbour stage played once
   its decision lead is significant: a two-stage booster) against `BoBLO()` and tuned LinUCB;
-* `BoBLO()` against itself as it was to the twenty-first session, `BoBLO(count_bonus=0.3)`
-  (the count bonus's scale with a context; since the twenty-second it is `CONTEXT_BONUS`), and
-  that policy against tuned LinUCB.
+* `BoBLO()` against its learner as it was to the twentieth session, the correction's weight
+  fixed at 1 (`FeaturePolicy(**FIXED_WEIGHT_LEARNER)`; since the twenty-first the weight is
+  learnt online), and that learner against tuned LinUCB.
 
 LinUCB runs behind river's `StandardScaler` and a bias feature (`bandit_compare.linucb`);
 BoBLO holds its own scaler. The metric is the progressive average reward.
@@ -30,13 +30,14 @@ import numpy as np
 
 from benchmarks import report
 from benchmarks.bandit_compare import DATASETS, LINUCB, grid, linucb, seed_sweep
+from learners import FeaturePolicy
 from onlineboost import BoBLO, evaluate
-from onlineboost.boblo import AUTO_BONUS
+from onlineboost.boblo import FIXED_WEIGHT_LEARNER
 from onlineboost.neighbours import NeighbourBoBLO
 
-#: `BoBLO()` to the twenty-first session: the count bonus without a context's scale with one
-PREVIOUS = f"BoBLO(count_bonus={AUTO_BONUS})"
-POLICIES = ["BoBLO()", "BoBLO(n_learners=5)", "NeighbourBoBLO()", PREVIOUS,
+#: `BoBLO()` to the twentieth session: its learner's correction weight fixed at 1
+FIXED = "BoBLO(learner=FeaturePolicy(**FIXED_WEIGHT_LEARNER))"
+POLICIES = ["BoBLO()", "BoBLO(n_learners=5)", "NeighbourBoBLO()", FIXED,
             "river LinUCBDisjoint (tuned)", "river LinUCBDisjoint (1, 1)"]
 #: (row, against): the paired differences the table reports
 PAIRS = [("BoBLO()", "river LinUCBDisjoint (tuned)"),
@@ -44,8 +45,8 @@ PAIRS = [("BoBLO()", "river LinUCBDisjoint (tuned)"),
          ("BoBLO(n_learners=5)", "BoBLO()"),
          ("NeighbourBoBLO()", "BoBLO()"),
          ("NeighbourBoBLO()", "river LinUCBDisjoint (tuned)"),
-         ("BoBLO()", PREVIOUS),
-         (PREVIOUS, "river LinUCBDisjoint (tuned)")]
+         ("BoBLO()", FIXED),
+         (FIXED, "river LinUCBDisjoint (tuned)")]
 
 
 def make_policy(name: str, data_name: str, seed: int):
@@ -56,8 +57,8 @@ def make_policy(name: str, data_name: str, seed: int):
         return BoBLO(n_learners=5, seed=seed), None
     if name == "NeighbourBoBLO()":
         return NeighbourBoBLO(seed=seed), None
-    if name == PREVIOUS:
-        return BoBLO(count_bonus=AUTO_BONUS, seed=seed), None
+    if name == FIXED:
+        return BoBLO(learner=FeaturePolicy(**FIXED_WEIGHT_LEARNER), seed=seed), None
     if name == "river LinUCBDisjoint (tuned)":
         return linucb(*LINUCB[data_name], seed)
     if name == "river LinUCBDisjoint (1, 1)":

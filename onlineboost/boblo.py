@@ -410,12 +410,10 @@ DEFAULT_LATER = dict(later_neighbours=5, later_fit="residual")
 FOURIER_LATER = dict(later_features=128)
 
 
-#: `BoBLO(count_bonus="auto")`'s scale without a context (chosen by a rule on the development
-#: streams' tuning seeds with Bernoulli arms as a guard; `benchmarks/bandit_compare.py`'s
-#: fifteenth-session paragraph), and once the contexts have features (issue 13's
-#: twenty-second session: a rule on nine development-side streams, `bandit_compare`)
+#: `BoBLO(count_bonus="auto")`'s scale (chosen by a rule on the development streams' tuning
+#: seeds with Bernoulli arms as a guard; `benchmarks/bandit_compare.py`'s fifteenth-session
+#: paragraph)
 AUTO_BONUS = 0.3
-CONTEXT_BONUS = 1.0
 
 
 def count_shift(counts, alpha: float) -> np.ndarray:
@@ -860,20 +858,13 @@ class BoBLO(bandit.base.ContextualPolicy):
         draws misjudged is tried again while its count is small. Only the play moves: the
         predicted costs, the estimate and what the copies and the loss model learn do not.
         0: none; a number needs a weak learner that plays a softmax of predicted costs
-        (`learners.FeaturePolicy`). `"auto"` (the default), for such a learner under the
-        `"dr"` or `"ips"` estimate: `AUTO_BONUS` = 0.3 until a learnt round's context has
-        brought a feature, `CONTEXT_BONUS` = 1.0 from then on (the loss model then has a
-        parameter per feature and arm to learn, not one mean per arm); 0 under `"paper"`
-        (Algorithm 2 as written) and for other learners. 0.3 was chosen by a rule written
-        before its grid ran: on the development streams' tuning seeds 100-119, the largest
-        three-stream mean among 0.05, 0.1, 0.2 and 0.3 whose regret on Bernoulli arms without a
-        context (four arm sets, seeds 100-139) is no worse than without the bonus on every set
-        (`benchmarks/bandit_compare.py`'s fifteenth-session paragraph). Larger scales gained
-        with a context but failed that guard, so since issue 13's twenty-second session
-        contexts with features take their own: 1.0, chosen over 0.5 and $0.3\sqrt{1 + d}$
-        ($d$ features) by a rule written before its runs, on nine development-side streams,
-        then confirmed on fresh seeds (+0.0040 in their mean, SE 0.0008; `bandit_compare`'s
-        twenty-second-session paragraph). Without a context the play is as before.
+        (`learners.FeaturePolicy`). `"auto"` (the default): `AUTO_BONUS` = 0.3 for such a
+        learner under the `"dr"` or `"ips"` estimate, 0 under `"paper"` (Algorithm 2 as
+        written) and for other learners. 0.3 was chosen by a rule written before its grid ran:
+        on the development streams' tuning seeds 100-119, the largest three-stream mean among
+        0.05, 0.1, 0.2 and 0.3 whose regret on Bernoulli arms without a context (four arm
+        sets, seeds 100-139) is no worse than without the bonus on every set
+        (`benchmarks/bandit_compare.py`'s fifteenth-session paragraph).
 
     Examples
     --------
@@ -881,11 +872,8 @@ class BoBLO(bandit.base.ContextualPolicy):
     >>> from streams import LinearBandit
     >>> stream = LinearBandit(d=5, k=4, seed=1, n_rounds=3000)
     >>> evaluate.bandit(BoBLO(seed=0), stream, skyline=None)
-    BoBLO over 3000 rounds: average reward 0.736, regret 15.0, ... decisions/s
+    BoBLO over 3000 rounds: average reward 0.735, regret 19.2, ... decisions/s
     >>> evaluate.bandit(BoBLO(n_learners=5, seed=0), stream, skyline=None)
-    BoBLO over 3000 rounds: average reward 0.736, regret 15.0, ... decisions/s
-    >>> evaluate.bandit(BoBLO(count_bonus=0.3, seed=0), stream, skyline=None)  # (the bonus of
-    ... # contexts to the twenty-first session)
     BoBLO over 3000 rounds: average reward 0.735, regret 19.2, ... decisions/s
     >>> evaluate.bandit(BoBLO(count_bonus=0, seed=0), stream, skyline=None)  # (no count bonus)
     BoBLO over 3000 rounds: average reward 0.728, regret 40.4, ... decisions/s
@@ -893,8 +881,7 @@ class BoBLO(bandit.base.ContextualPolicy):
     BoBLO over 3000 rounds: average reward 0.500, regret 715.6, ... decisions/s
     >>> from learners import FeaturePolicy
     >>> from onlineboost.boblo import FIXED_WEIGHT_LEARNER  # (the correction's weight at 1)
-    >>> fixed = FeaturePolicy(**FIXED_WEIGHT_LEARNER)  # (with the bonus of its time, below)
-    >>> evaluate.bandit(BoBLO(fixed, count_bonus=0.3, seed=0), stream, skyline=None)
+    >>> evaluate.bandit(BoBLO(FeaturePolicy(**FIXED_WEIGHT_LEARNER), seed=0), stream, skyline=None)
     BoBLO over 3000 rounds: average reward 0.736, regret 17.3, ... decisions/s
 
     The optimal policy earns 0.744 here; Algorithm 2's own estimator learns from the $\eta T$
@@ -1017,10 +1004,8 @@ class BoBLO(bandit.base.ContextualPolicy):
                            else "exp4" if not (estimator == "dr" and self._predicts_costs(proto))
                            else "decision" if self._local_stages(proto) else "fit")
         shifts = hasattr(getattr(proto, "copies", None), "shift")
-        if count_bonus == "auto":  # (resolved: `_bonus`; `CONTEXT_BONUS` once a learnt
-            # round's context has brought a feature, `_context_bonus`)
+        if count_bonus == "auto":  # (resolved: `_bonus`)
             self._bonus = AUTO_BONUS if shifts and estimator != "paper" else 0.0
-            self._auto_bonus = bool(self._bonus)
         elif count_bonus and not shifts:
             raise ValueError("count_bonus needs weak learners that play a softmax of their "
                              "predicted costs (learners.FeaturePolicy, the default), got "
@@ -1147,9 +1132,6 @@ class BoBLO(bandit.base.ContextualPolicy):
     max_features = None  # (policies pickled before the bound: none)
     count_bonus = 0.0  # (policies pickled before the count bonus: none)
     _bonus = 0.0
-    #: `count_bonus="auto"` not yet past its first learnt round with a feature (policies
-    #: pickled before `CONTEXT_BONUS`: False, they keep the bonus they had)
-    _auto_bonus = False
     _arm_counts = None
     _detector = None
     _drifts = ()
@@ -1342,12 +1324,6 @@ class BoBLO(bandit.base.ContextualPolicy):
             counts = self._arm_counts = np.array([float(self._counts.get(a, 0))
                                                   for a in self._arms])
         return counts
-
-    def _context_bonus(self) -> None:
-        """`count_bonus="auto"` from the round after the first learnt one whose context brought
-        a feature (the reader knows a column): `CONTEXT_BONUS` for good. (Before the first
-        learnt round no arm has a count, so every arm's bonus is 0 whatever its scale.)"""
-        self._bonus, self._auto_bonus = CONTEXT_BONUS, False
 
     def _shift(self) -> np.ndarray | None:
         """The count bonus `count_shift` of this round (None without one)."""
@@ -1659,8 +1635,6 @@ class BoBLO(bandit.base.ContextualPolicy):
         if self._arm_counts is not None:
             self._arm_counts[i] += 1.0
         self._n += 1
-        if self._auto_bonus and len(self._reader):
-            self._context_bonus()
 
     def _reward(self, reward) -> float:
         """`reward` as a float in `reward_range` (bools count as 0 and 1, as in river's

@@ -10,8 +10,9 @@ from scipy import stats
 
 from benchmarks import bandit_wide as bw
 from benchmarks.bandit_compare import DATASETS, LINUCB
+from learners import FeaturePolicy
 from onlineboost import BoBLO
-from onlineboost.boblo import AUTO_BONUS
+from onlineboost.boblo import FIXED_WEIGHT_LEARNER
 from onlineboost.neighbours import NeighbourBoBLO
 
 
@@ -30,14 +31,11 @@ def test_rows_build_what_they_name(name, data_name):
         return
     assert isinstance(policy, BoBLO) and transformer is None and policy.seed == 3
     assert policy.n_learners == (5 if "n_learners=5" in name else 1)
-    if name == bw.PREVIOUS:  # the defaults with the count bonus of no context everywhere
-        assert policy.count_bonus == AUTO_BONUS and policy._bonus == AUTO_BONUS
-        policy.pull([0, 1], {"x": 0.5})
-        policy.update(0, {"x": 0.5}, 1.0)
-        policy.pull([0, 1], {"x": 0.25})  # (a context with a feature: `"auto"` would move)
-        assert policy._bonus == AUTO_BONUS
-        assert {k: v for k, v in policy._get_params().items() if k != "count_bonus"} == {
-            k: v for k, v in BoBLO(seed=3)._get_params().items() if k != "count_bonus"}
+    if name == bw.FIXED:  # the default learner with its correction's weight fixed at 1
+        assert policy.learner._get_params() == FeaturePolicy(**FIXED_WEIGHT_LEARNER)._get_params()
+        assert policy.learner.learn_weight is None
+        assert {k: v for k, v in policy._get_params().items() if k != "learner"} == {
+            k: v for k, v in BoBLO(seed=3)._get_params().items() if k != "learner"}
         return
     assert policy._get_params() == BoBLO(n_learners=policy.n_learners, seed=3)._get_params()
 

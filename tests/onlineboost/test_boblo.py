@@ -597,10 +597,9 @@ def test_an_on_model_learner_plays_the_softmax_of_the_loss_models_lower_bounds()
     """With corrections pinned at 0, the arm law is (1 - eta) softmax(-(LCB - B) / tau) +
     eta / k, LCB the per-arm ridge (penalty model_l2, prior mean `baseline` on the bias) of the
     losses of the rounds each arm was played, minus optimism times sqrt(c~' A_a^-1 c~), and B
-    the count bonus 1.0 sqrt(ln(1 + t) / (1 + n_a)) (`count_bonus="auto"` on contexts with
-    features: `CONTEXT_BONUS`; at t = 0 every arm's bonus is 0 whatever its scale), transcribed
-    here in batch form. A learner not handed the model, a model trained on every arm, or
-    without its optimism or its bonus, or with the bonus of no context (0.3), fails."""
+    the count bonus 0.3 sqrt(ln(1 + t) / (1 + n_a)) (`count_bonus="auto"`), transcribed here in
+    batch form. A learner not handed the model, a model trained on every arm, or without its
+    optimism or its bonus, fails."""
     lam, b, alpha, eta, tau, k = 2.0, 0.4, 0.3, 0.05, 0.05, 3
     policy = _frozen_on_model(model_l2=lam, baseline=b, optimism=alpha, exploration=eta)
     stream = LinearBandit(d=2, k=k, seed=4, n_rounds=300)
@@ -611,7 +610,7 @@ def test_an_on_model_learner_plays_the_softmax_of_the_loss_models_lower_bounds()
         ce = np.concatenate([[1.0], [context[key] for key in sorted(context)]])
         lcb = np.array([np.linalg.solve(A[a], r[a]) @ ce
                         - alpha * np.sqrt(ce @ np.linalg.solve(A[a], ce))
-                        - 1.0 * np.sqrt(np.log(1 + sum(n)) / (1 + n[a])) for a in range(k)])
+                        - 0.3 * np.sqrt(np.log(1 + sum(n)) / (1 + n[a])) for a in range(k)])
         arm = policy.pull(arm_ids, context)
         w = np.exp(-(lcb - lcb.min()) / tau)
         want = (1 - eta) * w / w.sum() + eta / k

@@ -13,7 +13,7 @@ import pytest
 from benchmarks.bandit_compare import DATASETS
 from learners import FeaturePolicy
 from onlineboost import BoBLO, NeighbourBoBLO
-from onlineboost.boblo import AUTO_BONUS, CONTEXT_BONUS, FIXED_WEIGHT_LEARNER, count_shift
+from onlineboost.boblo import FIXED_WEIGHT_LEARNER, count_shift
 from tests.helpers import play_alike
 
 
@@ -27,8 +27,7 @@ def _law(policy, x):
     """`BoBLO()`'s law for the scaled context `x`, transcribed: (1 - eta) softmax(-beta (y - b))
     + eta / k, y the copy's predicted costs (the loss model plus its correction)."""
     copies = policy._booco.copies
-    alpha = CONTEXT_BONUS if policy.count_bonus == "auto" else policy.count_bonus
-    y = copies.predicted_costs(x)[0] - _bonus(policy._play_counts().tolist(), alpha)
+    y = copies.predicted_costs(x)[0] - _bonus(policy._play_counts().tolist(), policy.count_bonus)
     e = np.exp(-(y - y.min()) * copies.inverse_temperature())
     eta = policy.exploration
     return (1 - eta) * e / e.sum() + eta / len(y)
@@ -98,66 +97,6 @@ def test_without_a_context_the_bonus_tries_a_misjudged_arm_again():
     assert all(regret(BoBLO(seed=s), s) < 0.02 for s in stuck)  # (the default: "auto", 0.3)
 
 
-def test_auto_plays_the_context_bonus_on_contexts_with_features():
-    """`count_bonus="auto"` on ImageSegments: from the second round on (the first has no
-    count: every bonus is 0) the law is the transcription's with `CONTEXT_BONUS`, compiled and
-    numpy alike; with the bonus of no context (0.3) it would not be."""
-    for jit in (True, False):
-        policy = BoBLO(seed=1)
-        policy._JIT = jit
-        stream = DATASETS["ImageSegments"](1)
-        far = 0.0
-        for t, (context, arms) in enumerate(stream):
-            if t >= 300:
-                break
-            arm = policy.pull(arms, context)
-            if t > 20:
-                law = _law(policy, policy._pending[1])
-                np.testing.assert_allclose(policy.arm_probabilities, law, rtol=1e-9, atol=1e-15)
-                old = BoBLO(seed=1, count_bonus=AUTO_BONUS)
-                old._booco, old._arms, old._arm_counts = policy._booco, arms, policy._arm_counts
-                far = max(far, np.abs(_law(old, policy._pending[1]) - law).max())
-            policy.update(arm, context, stream.reward(arm))
-        assert policy._bonus == CONTEXT_BONUS and far > 1e-3
-
-
-def test_auto_keeps_the_bonus_of_no_context_until_a_learnt_round_brings_a_feature():
-    """Without a context `"auto"` is the fifteenth session's bonus, 0.3: Bernoulli arms play
-    `BoBLO(count_bonus=0.3)`'s arms round for round (the guard it was chosen by). A feature
-    moves it to `CONTEXT_BONUS` once its round is learnt, for good; a refused update leaves it
-    (and the whole state) as it was; an explicit scale never moves; a policy pickled before the
-    rule keeps its own."""
-    rng = np.random.default_rng(5)
-    auto, fixed = BoBLO(seed=5), BoBLO(seed=5, count_bonus=AUTO_BONUS)
-    for _ in range(500):
-        arm = auto.pull([0, 1, 2], None)
-        assert fixed.pull([0, 1, 2], None) == arm
-        reward = float(rng.random() < (0.2, 0.8, 0.5)[arm])
-        for p in (auto, fixed):
-            p.update(arm, None, reward)
-    assert auto._bonus == AUTO_BONUS
-    arm = auto.pull([0, 1, 2], {"x": 0.5})
-    before = pickle.dumps(auto)
-    with pytest.raises(ValueError, match="reward"):
-        auto.update(arm, {"x": 0.5}, float("nan"))
-    assert pickle.dumps(auto) == before and auto._bonus == AUTO_BONUS
-    auto.update(arm, {"x": 0.5}, 1.0)
-    assert auto._bonus == CONTEXT_BONUS
-    for _ in range(3):
-        arm = auto.pull([0, 1, 2], None)
-        auto.update(arm, None, 0.0)
-    assert auto._bonus == CONTEXT_BONUS  # (for good)
-    explicit = BoBLO(seed=5, count_bonus=0.3)
-    old = BoBLO(seed=5)
-    del old.__dict__["_auto_bonus"]  # (pickled before the rule)
-    old = pickle.loads(pickle.dumps(old))
-    for p in (explicit, old):
-        for t in range(5):
-            c = {"x": float(t)}
-            p.update(p.pull([0, 1, 2], c), c, 0.5)
-        assert p._bonus == AUTO_BONUS
-
-
 def test_laws_keep_the_floor_and_the_simplex_with_a_large_bonus():
     policy = BoBLO(seed=0, count_bonus=5.0)
     stream = DATASETS["digits"](0)
@@ -208,8 +147,7 @@ def test_a_learner_without_a_softmax_play_refuses_the_bonus_and_auto_resolves():
         BoBLO(learner=learners.RidgePolicy(), count_bonus=0.2)
     assert BoBLO(learner=learners.RidgePolicy())._bonus == 0.0  # ("auto": none there)
     assert BoBLO(estimator="paper")._bonus == 0.0  # (Algorithm 2 as written)
-    assert BoBLO()._bonus == BoBLO(estimator="ips")._bonus == 0.3  # (until a context's feature)
-    assert BoBLO()._auto_bonus and not BoBLO(estimator="paper")._auto_bonus
+    assert BoBLO()._bonus == BoBLO(estimator="ips")._bonus == 0.3
     assert BoBLO().count_bonus == "auto"
 
 
