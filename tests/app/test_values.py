@@ -269,7 +269,10 @@ def test_boblo_rewards_on_another_scale_need_reward_range(tmp_path, capsys, conf
         arms = [a[1] for a in answers(tmp_path / "out")[-150:]]
         good = [("a" if r["c"] > 0 else "b") for r in rows[-150:]]
         assert np.mean([x == g for x, g in zip(arms, good)]) > 0.9
-    else:
-        assert int(s["rejected"]) > 50
+    else:  # (exactly the records whose pulled arm paid 5: each answered, none learnt)
+        out = answers(tmp_path / "out")
+        assert len(out) == len(rows)
+        paid5 = sum(row[arm] == 5.0 for (_, arm), row in zip(out, rows))
+        assert int(s["rejected"]) == paid5 > 50
         reason = json.loads((tmp_path / "rej").read_text().splitlines()[0])["reason"]
         assert "reward_range=(low, high)" in reason
