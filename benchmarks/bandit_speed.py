@@ -140,6 +140,23 @@ def compile_times(n_learners: int = 1) -> tuple[float, float]:
     return float(runs[0].stdout), float(runs[1].stdout)
 
 
+def _pass_us(policy, stream, warm_up: int = 50) -> float:
+    """`policy`'s pull + update over one pass of `stream`, in microseconds per round past its
+    first `warm_up` learnt rounds (the scaler's warm-up: the kernels' rounds)."""
+    total = n = 0
+    for context, arm_ids in stream:
+        tic = time.perf_counter()
+        arm = policy.pull(arm_ids, context)
+        toc = time.perf_counter()
+        reward = stream.reward(arm)
+        tac = time.perf_counter()
+        policy.update(arm, context, reward)
+        if policy._rounds > warm_up:
+            total += toc - tic + time.perf_counter() - tac
+            n += 1
+    return total / n * 1e6
+
+
 def round_split(data_name: str, seed: int = 0) -> list[float]:
     """`BoBLO()` alone over one pass, in microseconds per round (kernel rounds only, past the
     scaler's warm-up): pull + update; of which `pull_round_features` and
@@ -172,23 +189,13 @@ def round_split(data_name: str, seed: int = 0) -> list[float]:
         for name in kernels:
             setattr(_kernels, name, timed(name))
         for jit in (True, False):
-            policy, stream = BoBLO(seed=seed), DATASETS[data_name](seed)
+            policy = BoBLO(seed=seed)
             policy._JIT = jit
-            total = n = 0
-            for context, arm_ids in stream:
-                tic = time.perf_counter()
-                arm = policy.pull(arm_ids, context)
-                toc = time.perf_counter()
-                reward = stream.reward(arm)
-                tac = time.perf_counter()
-                policy.update(arm, context, reward)
-                if policy._rounds > 50:  # (past the warm-up: the kernels' rounds)
-                    total += toc - tic + time.perf_counter() - tac
-                    n += 1
+            us = _pass_us(policy, DATASETS[data_name](seed))
             if jit:
-                out += [total / n * 1e6] + [spent[name] / calls[name] * 1e6 for name in kernels]
+                out += [us] + [spent[name] / calls[name] * 1e6 for name in kernels]
             else:
-                out.append(total / n * 1e6)
+                out.append(us)
     finally:
         for name, f in kernels.items():
             setattr(_kernels, name, f)
@@ -246,20 +253,8 @@ def deep_split(data_name: str, seed: int = 0) -> list[float]:
         for deep in (True, False):
             learner = FeaturePolicy(**FIXED_WEIGHT_LEARNER, **FOURIER_LATER)
             policy = BoBLO(learner, n_learners=5, seed=seed)
-            stream = DATASETS[data_name](seed)
             policy._DEEP = deep
-            total = n = 0
-            for context, arm_ids in stream:
-                tic = time.perf_counter()
-                arm = policy.pull(arm_ids, context)
-                toc = time.perf_counter()
-                reward = stream.reward(arm)
-                tac = time.perf_counter()
-                policy.update(arm, context, reward)
-                if policy._rounds > 50:
-                    total += toc - tic + time.perf_counter() - tac
-                    n += 1
-            out.append(total / n * 1e6)
+            out.append(_pass_us(policy, DATASETS[data_name](seed)))
             if deep:
                 out += [spent[name] / calls[name] * 1e6 for name in names]
     finally:
