@@ -174,7 +174,7 @@ class Lane:
 
     __slots__ = ("booco", "copies", "model", "G", "weights", "theta", "P", "exploration",
                  "head", "tail", "mid", "p", "c", "cum", "loss", "r", "beta", "wstate",
-                 "pull_call", "update_call")
+                 "pull_call", "update_call", "anneal")
 
     def __init__(self, booco, model, exploration: float):
         copies, mu = booco.copies, booco._mu
@@ -203,6 +203,10 @@ class Lane:
         # the two kernels as the steady round calls them: numba's dispatcher for the first
         # call, then the compiled overload it picked (`_entry`)
         self.pull_call, self.update_call = pull_round_features, update_round_features
+        # the annealed law's constants ($1/\tau$, $t_0$) for `inverse_temperature`'s own
+        # floats at the copy's clock, without its call; None: another law, call it
+        self.anneal = ((copies._beta, copies.t0)
+                       if copies.t0 is not None and copies.min_temperature is None else None)
 
     @staticmethod
     def of(booco, model, exploration: float):
@@ -215,7 +219,7 @@ class Lane:
 
     def fits(self, booco, model, exploration: float) -> bool:
         """Whether the lane's arrays are still the ones the round would gather."""
-        copies = booco.copies
+        copies = booco._copies  # (`BoOCO.copies`, without its property's call)
         return (self.booco is booco and self.model is model and self.copies is copies
                 and self.G is model.G and self.weights is model.weights
                 and self.theta is copies._theta and self.P is copies._P
@@ -336,8 +340,9 @@ def pull_lane(lane: Lane, reader, context, counts, alpha: float):
         return None
     st = reader._stats
     z, phi = np.empty(len(keys)), np.empty(lane.r)
-    copies = lane.copies
-    beta = copies.inverse_temperature()
+    copies, anneal = lane.copies, lane.anneal
+    beta = (copies.inverse_temperature() if anneal is None  # (its floats, inlined)
+            else anneal[0] * math.sqrt(1.0 + copies._t / anneal[1]))
     args = (v, True, st.count, st.mean, st.var, st.dev, st.ready, *lane.head, copies.weight,
             beta, *lane.tail, z, lane.p, lane.c, phi, counts, alpha)
     call = lane.pull_call
