@@ -390,15 +390,18 @@ The round table's last two columns show the difference: 1.3 against 0.9-1.0 us f
 call that computes nothing. The arithmetic is the same compiled code, so the floats are the
 same: a test plays the same arms and leaves the same state as a lane that keeps the
 dispatcher. The entry point checks no argument's type, so the lane takes it only where every
-argument keeps its type by construction (`_entry`'s docstring says which). Three Python frames
-a round were also inlined: the drift watch, the context's float read and the weight's store.
+argument keeps its type by construction (`_entry`'s docstring says which). Five Python frames
+a round were also inlined: the drift watch, the context's float read, the weight's store,
+`BoOCO.copies`' property in the lane's check and the annealed $1/\\tau_t$.
 Measured in the same process, `BoBLO()` alternating with itself on the old calls round by
 round and interleaved with LinUCB, 4 seeds: 1.06x / 1.08x / 1.07x the decisions/s on Bananas
-/ SEA / iris (scratch A/B). The frames' part is within run-to-run noise (about 1-2%). In this
-table `BoBLO()` is 6.88x / 9.29x / 5.40x tuned LinUCB on the development streams and at least
-3.08x on every held-out stream (Sine 3.08x, Bananas 3.09x); in the twenty-first session's run
-it was 2.85-3.0x on six held-out streams. The margin over 3x on the 2-4-column streams is
-still thin: run to run these ratios move by about 5%. Where the rest goes, measured alone:
+/ SEA / iris (scratch A/B). The frames' part is within run-to-run noise (about 1-2% each time).
+In this table `BoBLO()` is 6.64x / 9.57x / 5.30x tuned LinUCB on the development streams and at
+least 3.01x on every held-out stream (Bananas 3.01x, Sine 3.05x; a run of this session before
+the last two frames: 3.08x and 3.09x); in the twenty-first session's run it was 2.85-3.0x on six
+held-out streams. The margin over 3x on the 2-4-column streams is thin: run to run these ratios
+move by about 5%, and timed against LinUCB alone (without `NeighbourBoBLO()` interleaved, scratch
+`pair.py`) they sit at 2.9-3.1x. Where the rest goes, measured alone:
 about 4.5 us a round of arithmetic in the two kernels and 5 us of Python around them; most
 of the arithmetic is the two passes over the copy's 131 x 131 inverse Gram matrix on a
 2-column stream (1.3 us each, near the cache's bandwidth). Played interleaved with LinUCB, a

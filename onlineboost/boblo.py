@@ -721,12 +721,12 @@ class BoBLO(bandit.base.ContextualPolicy):
     **Speed.** `BoBLO()`'s bandit round runs compiled by numba (`onlineboost._kernels`: the
     numpy round's steps, equal to rounding, the same arms on the development streams; its
     steady round calls the compiled overloads without numba's dispatch, `_kernels._entry`):
-    6.9x / 9.3x / 5.4x the decisions/s of river's tuned LinUCB on ImageSegments / digits /
-    `LinearBandit` (issue 13's twenty-second session), 3.1x-8.9x LinUCB's at its defaults on
-    the 17 held-out streams (the least, 3.1x-3.3x, with 2-4 context columns and two arms, where
-    LinUCB's round is cheapest: a thin margin over 3x, as these ratios move by about 5% from
-    run to run). `BoBLO(n_learners=5)` with its default neighbour later copies plays the general
-    (numpy) path, about 125-165 us a round (0.9x-2.1x tuned LinUCB's decisions/s); over the
+    6.6x / 9.6x / 5.3x the decisions/s of river's tuned LinUCB on ImageSegments / digits /
+    `LinearBandit` (issue 13's twenty-second session), 3.0x-9.3x LinUCB's at its defaults on
+    the 17 held-out streams (the least, 3.0x-3.4x, with 2-4 context columns and two arms, where
+    LinUCB's round is cheapest; 2.9x-3.1x timed against LinUCB alone: a thin margin, as these
+    ratios move by about 5% from run to run). `BoBLO(n_learners=5)` with its default neighbour
+    later copies plays the general (numpy) path, about 125-165 us a round (0.9x-2.1x tuned LinUCB's decisions/s); over the
     Fourier later copies (`FOURIER_LATER`) its round is compiled too
     (`onlineboost._deep_kernels`), 2.9x / 4.0x / 2.2x (`benchmarks/results/bandit_speed.md`,
     `bandit_compare`'s interleaved table, sixteenth session; `BoBLO()`'s, eighteenth). The first
