@@ -726,9 +726,9 @@ class BoBLO(bandit.base.ContextualPolicy):
     the 17 held-out streams (the least, 3.0x-3.4x, with 2-4 context columns and two arms, where
     LinUCB's round is cheapest; 2.9x-3.1x timed against LinUCB alone: a thin margin, as these
     ratios move by about 5% from run to run). `BoBLO(n_learners=5)` with its default neighbour
-    later copies plays the general (numpy) path, about 125-165 us a round (0.9x-2.1x tuned LinUCB's decisions/s); over the
-    Fourier later copies (`FOURIER_LATER`) its round is compiled too
-    (`onlineboost._deep_kernels`), 2.9x / 4.0x / 2.2x (`benchmarks/results/bandit_speed.md`,
+    later copies plays the general (numpy) path, about 125-165 us a round (0.9x-2.1x tuned
+    LinUCB's decisions/s); over the Fourier later copies (`FOURIER_LATER`) its round is compiled
+    too (`onlineboost._deep_kernels`), 2.9x / 4.0x / 2.2x (`benchmarks/results/bandit_speed.md`,
     `bandit_compare`'s interleaved table, sixteenth session; `BoBLO()`'s, eighteenth). The first
     `BoBLO` built in a process loads the kernels from numba's cache (about 0.5 s) or compiles
     them (once per installation: about 15 s, 30 s with the N > 1 kernels), so that no round of a
