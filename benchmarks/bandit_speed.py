@@ -394,7 +394,7 @@ argument keeps its type by construction (`_entry`'s docstring says which). Five 
 a round were also inlined: the drift watch, the context's float read, the weight's store,
 `BoOCO.copies`' property in the lane's check and the annealed $1/\\tau_t$.
 Measured in the same process, `BoBLO()` alternating with itself on the old calls round by
-round and interleaved with LinUCB, 4 seeds: 1.06x / 1.08x / 1.07x the decisions/s on Bananas
+round and interleaved with LinUCB, 4 seeds: 1.08x / 1.06x / 1.07x the decisions/s on Bananas
 / SEA / iris (scratch A/B). The frames' part is within run-to-run noise (about 1-2% each time).
 In this table `BoBLO()` is 6.64x / 9.57x / 5.30x tuned LinUCB on the development streams and at
 least 3.01x on every held-out stream (Bananas 3.01x, Sine 3.05x; a run of this session before
