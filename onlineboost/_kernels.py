@@ -174,7 +174,7 @@ class Lane:
 
     __slots__ = ("booco", "copies", "model", "G", "weights", "theta", "P", "exploration",
                  "head", "tail", "mid", "p", "c", "cum", "loss", "r", "beta", "wstate",
-                 "pull_call", "update_call")
+                 "pull_call", "update_call", "anneal")
 
     def __init__(self, booco, model, exploration: float):
         copies, mu = booco.copies, booco._mu
@@ -203,6 +203,10 @@ class Lane:
         # the two kernels as the steady round calls them: numba's dispatcher for the first
         # call, then the compiled overload it picked (`_entry`)
         self.pull_call, self.update_call = pull_round_features, update_round_features
+        # the annealed law's constants ($1/\tau$, $t_0$) for `inverse_temperature`'s own
+        # floats at the copy's clock, without its call; None: another law, call it
+        self.anneal = ((copies._beta, copies.t0)
+                       if copies.t0 is not None and copies.min_temperature is None else None)
 
     @staticmethod
     def of(booco, model, exploration: float):
@@ -327,13 +331,18 @@ def pull_lane(lane: Lane, reader, context, counts, alpha: float):
     keys = tuple(context)
     if keys != reader._keys:
         return None
-    v = _floats(context, len(keys))
-    if v is None:
+    vals = context.values()  # (`_floats`, inlined: every round)
+    if not _TYPES.issuperset(map(type, vals)):
+        return None
+    try:
+        v = np.fromiter(vals, np.float64, len(keys))
+    except OverflowError:
         return None
     st = reader._stats
     z, phi = np.empty(len(keys)), np.empty(lane.r)
-    copies = lane.copies
-    beta = copies.inverse_temperature()
+    copies, anneal = lane.copies, lane.anneal
+    beta = (copies.inverse_temperature() if anneal is None  # (its floats, inlined)
+            else anneal[0] * math.sqrt(1.0 + copies._t / anneal[1]))
     args = (v, True, st.count, st.mean, st.var, st.dev, st.ready, *lane.head, copies.weight,
             beta, *lane.tail, z, lane.p, lane.c, phi, counts, alpha)
     call = lane.pull_call
@@ -558,9 +567,13 @@ def update_lane(lane: Lane, x, arm: int, loss: float, prob: float, implicit: flo
     lane.cum = cum
     model._theta = None
     copies._round = None  # (its cache of the round's features and raw costs: Theta moved)
-    if wstate is not _NO_WEIGHT:
-        _store_weight(copies, wstate)
-    return _learnt(booco, model, copies, running, kappa, cost)
+    if wstate is not _NO_WEIGHT:  # (`_store_weight`, then `_learnt`, inlined: every round)
+        copies.weight, copies._weight_sq = float(wstate[0]), float(wstate[1])
+    model._last = None
+    copies._t += 1
+    if running:
+        ext.kappa = booco._kappa = kappa
+    return cost
 
 
 @_njit

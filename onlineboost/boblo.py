@@ -1178,23 +1178,20 @@ class BoBLO(bandit.base.ContextualPolicy):
         an alarm and the past was discounted by `drift_discount`."""
         return list(self._drifts)
 
-    def _watch(self, loss: float) -> None:
-        """Feed the learnt round's loss to the drift detector; at an alarm, count the past
+    def _discount_past(self) -> None:
+        """At the drift detector's alarm (it watches every learnt round's loss), count the past
         $1/$`drift_discount` as much: every copy's (`discount` of its stack, where it has one)
         and, under "dr", the loss model's information matrices, their weights kept, and the
         arms' play counts of the count bonus (so that it revisits the arms again)."""
-        detector = self._detector
-        detector.update(loss)
-        if detector.drift_detected:
-            factor = float(self.drift_discount)
-            copies = self._booco.copies
-            if hasattr(copies, "discount"):
-                copies.discount(factor)
-            if self.estimator == "dr":
-                self._model.discount(factor)
-            if self._arm_counts is not None:
-                self._arm_counts /= factor
-            self._drifts.append(self._rounds)
+        factor = float(self.drift_discount)
+        copies = self._booco.copies
+        if hasattr(copies, "discount"):
+            copies.discount(factor)
+        if self.estimator == "dr":
+            self._model.discount(factor)
+        if self._arm_counts is not None:
+            self._arm_counts /= factor
+        self._drifts.append(self._rounds)
 
     @property
     def booco(self) -> BoOCO | None:
@@ -1504,8 +1501,11 @@ class BoBLO(bandit.base.ContextualPolicy):
         loss = _real(loss, "loss", -math.inf, math.inf)
         self._check_pending(context)
         self._feedback(loss)
-        if self._detector is not None:
-            self._watch(loss)
+        detector = self._detector
+        if detector is not None:
+            detector.update(loss)
+            if detector.drift_detected:
+                self._discount_past()
 
     # -- the contextual bandit face (river's ContextualPolicy signatures) -----------------------
 
@@ -1627,8 +1627,11 @@ class BoBLO(bandit.base.ContextualPolicy):
                 self._feedback(loss)
                 if grad is not None:
                     self._booco.copies.step_weight(grad)
-        if self._detector is not None:
-            self._watch(loss)
+        detector = self._detector  # (`learn_one`'s watch, inlined: it runs every round)
+        if detector is not None:
+            detector.update(loss)
+            if detector.drift_detected:
+                self._discount_past()
         # river's per-arm reward statistics (`Policy.update`, inlined: no reward scaler here)
         self._rewards[arm_id].update(reward)
         self._counts[arm_id] += 1
