@@ -392,7 +392,12 @@ same: a test plays the same arms and leaves the same state as a lane that keeps 
 dispatcher. The entry point checks no argument's type, so the lane takes it only where every
 argument keeps its type by construction (`_entry`'s docstring says which). Five Python frames
 a round were also inlined: the drift watch, the context's float read, the weight's store,
-`BoOCO.copies`' property in the lane's check and the annealed $1/\\tau_t$.
+`BoOCO.copies`' property in the lane's check and the annealed $1/\\tau_t$. Each of those
+five is within run-to-run noise alone, and four copy a shared step (each guarded by a kernel
+test that compares the lane's round with the general one); put back as calls in review, the
+same benchmark gave 2.93x / 2.96x / 2.98x on Bananas / iris / Sine (one run; five seeds of the
+six 2-4-column streams, scratch: 2-4% below the inlined code on five of them), so together they
+are what keeps those streams above 3x, and they stay.
 Measured in the same process, `BoBLO()` alternating with itself on the old calls round by
 round and interleaved with LinUCB, 4 seeds: 1.08x / 1.06x / 1.07x the decisions/s on Bananas
 / SEA / iris (scratch A/B). The frames' part is within run-to-run noise (about 1-2% each time).
