@@ -382,6 +382,33 @@ def main(argv=None):
 
 
 NOTE = """\
+**Twenty-third session: the same code on a slower machine.** This table was run on this
+session's machine, with no code change since the twenty-second session's run. Every policy is
+3-5x slower here in absolute terms (`BoBLO()` 11,064 against 42,502 decisions/s on
+ImageSegments; tuned LinUCB 2,041 against 6,405), and `BoBLO()` loses more than LinUCB does. On
+the development streams the target still holds: 5.29x / 6.85x / 4.36x (6.64x / 9.57x / 5.30x
+before). On the held-out streams it does not: 2.55x-6.75x, below 3x on 9 of 17, the streams
+with 2-9 columns (Bananas, Sine, SEA, STAGGER, Mixed and iris at 2.55-2.74x). A scratch run of
+the held-out streams earlier in the session, 3 seeds, gave the same picture (2.57x-6.55x, 10
+below 3x), so the 3x on every held-out stream of the twenty-second session's table held on that
+machine only. Where the round loses here, measured alone on Bananas (scratch, several runs; this
+machine's timings move by 20-30% from run to run): 30-40 us a round, of which the two compiled
+calls take 13-15 us and Python the rest. With 32 random features instead of 128 the calls take
+6-7 us. So the passes over the 131 x 131 inverse Gram matrix cost about 7 us a round here,
+against about 2.6 us on the earlier machine. That fits a cache shared with other tenants
+(the two loops timed alone on a 131 x 131 matrix: 2.5 us for the product, 3.6 us for the
+rank-1 downdate; both are vectorised, AVX2). Two ideas were measured and dropped:
+* the lane's constant arrays in one numba structref, so that each call unboxes one argument
+  instead of 20: 0.3-0.5 us a call in a scratch A/B, within this machine's noise;
+* the downdate of round t fused into the product of round t + 1 (one pass over the matrix
+  instead of two, the same floats): 4% of the two passes, which are bound by arithmetic and
+  cache traffic, not by the number of passes.
+Halving the matrix's traffic needs symmetric (packed) storage in every path that reads it: the
+numpy round's `learners._stack_kernels`, this lane and `_deep_kernels`. It changes the floats
+at rounding and would gain about 10% on such a machine. It is left for a session that can
+re-run the reward benchmarks. Fewer random features on low-dimensional contexts would be a
+change of the model, which needs a rule of its own.
+
 **Twenty-second session: the overloads called without numba's dispatch.** The steady round
 (`_kernels.pull_lane`, `update_lane`) now calls the compiled overloads that numba's dispatcher
 picked for the lane's first call, through their entry points (`_kernels._entry`). The

@@ -337,7 +337,10 @@ gathered once, `_kernels.Lane`, about 1 us of Python less: 5.8x / 8.6x / 4.6x an
 cosine vectorised, `_kernels._cos_scaled`, within 1 ulp of libm's, and the steady round in fewer
 Python steps, `_kernels.pull_lane`, the update through its pull's lane, `RisingMean` on ADWIN's
 compiled window: 7.2x / 9.8x / 5.5x and 7.1x / 9.9x / 5.5x in two runs, held-out 3.15x-9.3x and
-3.08x-9.3x, none below 3x, the same rewards on every held-out run).
+3.08x-9.3x, none below 3x, the same rewards on every held-out run; twenty-third session, the
+same code on a 3-5x slower machine: 5.3x / 6.9x / 4.4x, held-out 2.55x-6.75x, below 3x on
+the nine with 2-9 columns, where the passes over the correction's 131 x 131 inverse Gram
+matrix cost more there).
 `BoBLO(n_learners=N > 1)`'s
 bandit round with the default learner (the `"dr"` estimate, `aggregate="auto"`, i.e.
 `FitLead`, a `RidgeMixture`, its own scaler or none) runs as two compiled calls too
