@@ -151,3 +151,16 @@ def test_one_expert_and_one_arm_are_valid():
 def test_bad_priors_are_refused(prior):
     with pytest.raises(ValueError, match="prior"):
         Exp4(2, 2, prior=prior)
+
+
+def test_last_advice_is_the_pending_advice():
+    agg = Exp4(2, 2)
+    assert agg.last_advice is None
+    advice = np.array([[0.9, 0.1], [0.2, 0.8]])
+    agg.distribution(advice)
+    got = agg.last_advice
+    np.testing.assert_array_equal(got, advice)  # the advice, not the law it gave
+    got[0, 0] = 0.0  # a copy: writing to it moves nothing
+    assert agg.last_advice[0, 0] == 0.9
+    agg.update(0, 1.0)
+    assert agg.last_advice is None
