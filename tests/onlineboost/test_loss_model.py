@@ -313,3 +313,36 @@ def test_huge_losses_on_the_blo_face_keep_the_arm_law_finite():
         p = policy.arm_probabilities
         assert np.all(np.isfinite(p)) and abs(p.sum() - 1.0) < 1e-9
     assert np.all(np.isfinite(policy._model.weights))
+
+
+def test_a_discount_and_new_columns_keep_the_mixture_the_average_of_the_single_models():
+    """BoBLO's drift alarm discounts the model's past (`_discount`: every precision block
+    times the factor, the weights kept) and a new column grows it. Through both, the mixture's
+    means and squared widths (the seen columns' plus `tail` / lambda for unseen ones) stay
+    the weighted average of single models discounted and grown alike: a discount that skips
+    a block or scales the weights, or a width with another prior term, fails it."""
+    penalties, rate = (0.5, 50.0), 0.5
+    mix = RidgeMixture(3, penalties, 0.5, rate=rate)
+    singles = [_ArmRidge(3, lam, 0.5) for lam in penalties]
+    cum = np.zeros(2)
+    for t, (c, a, loss) in enumerate(_stream(T=240, seed=4, grow_at=120)):
+        if t in (80, 160):  # an alarm: the past counts a quarter
+            for m in (mix, *singles):
+                m._discount(0.25)
+        w = np.exp(-rate * (cum - cum.min()))
+        w /= w.sum()
+        ce, costs, U = mix.lower(c)
+        ces = [m.lower(c)[0] for m in singles]
+        means = np.array([m._means(e) for m, e in zip(singles, ces)])
+        np.testing.assert_allclose(costs, w @ means, rtol=0, atol=1e-10)
+        for tail in (0.0, 2.5):
+            widths = np.array([m._widths_unseen(e, tail) for m, e in zip(singles, ces)])
+            np.testing.assert_allclose(mix._widths_unseen(ce, tail), w @ widths, rtol=1e-10)
+            # the prior term itself: tail / lambda
+            np.testing.assert_allclose(
+                [m._widths_unseen(e, tail)[0] - m._widths_unseen(e, 0.0)[0]
+                 for m, e in zip(singles, ces)], [tail / lam for lam in penalties], rtol=1e-12)
+        cum += (means[:, a] - loss) ** 2
+        mix.learn(ce, a, loss - float(mix.theta[a] @ ce), U)
+        for m, e in zip(singles, ces):
+            m.learn(e, a, loss - float(m.theta[a] @ e))
