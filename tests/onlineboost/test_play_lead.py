@@ -357,3 +357,25 @@ def test_bad_input_after_the_switch_raises_naming_it_and_changes_nothing():
         policy.update(arm, context, reward)
         twin.update(arm, context, reward)
     assert pickle.dumps(policy) == pickle.dumps(twin)
+
+
+@pytest.mark.parametrize("better", [1, 2])
+def test_of_stages_passing_in_the_same_round_the_largest_excess_switches(better):
+    """Two stages whose greedy arms differ from expert 0's pass their decision tests in the
+    same round: the one whose lead is furthest past its margin plays (a rule taking the first
+    or the last stage that passed, or the smallest excess, fails one of the two cases)."""
+    advice = np.full((3, 3), 1.0 / 3.0)
+    # expert 0 plays arm 0 and predicts 0.1 for the other stage's arm, 0 for the better one's
+    y0 = [0.0, 0.1, 0.1]
+    y0[better] = 1e-9
+    costs = np.array([y0, [0.5, 0.0, 0.5], [0.5, 0.5, 0.0]])
+    agg = PlayLead(3, 3, warm_up=0)
+    for _ in range(100):
+        agg.distribution(advice, costs)
+        agg.update(0, 1.0)  # expert 0's arm loses 1 every round
+        if agg.mixing:
+            break
+    excess = agg.lead - agg.margins
+    assert all(test.passed for test in agg._tests)  # both passed in the switch round
+    assert excess[better] > excess[3 - better] > 0
+    assert agg.expert == better
