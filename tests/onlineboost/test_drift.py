@@ -93,3 +93,22 @@ def test_a_bad_value_is_refused_and_moves_nothing(x):
     with pytest.raises(ValueError, match="x"):
         rising.update(x)
     assert (rising.estimation, rising._adwin.width) == before
+
+
+def test_the_smallest_valid_parameters_are_taken_and_run_as_adwins():
+    """The bounds of `test_bad_parameters` are the least valid values, not one above: each is
+    accepted, handed to ADWIN unchanged, and the watch alarms where ADWIN with the same
+    parameters cut and rose (a bound off by one refuses them)."""
+    params = dict(clock=1, max_buckets=1, min_window_length=1, grace_period=0)
+    rising, adwin = RisingMean(**params), drift.ADWIN(**params)
+    assert {k: getattr(rising, k) for k in params} == params
+    got, expected = [], []
+    for t, x in enumerate(_stream([0.2, 0.6], seed=1)):
+        before = adwin.estimation
+        adwin.update(x)
+        rising.update(x)
+        if adwin.drift_detected and adwin.estimation > before:
+            expected.append(t)
+        if rising.drift_detected:
+            got.append(t)
+    assert got == expected and got  # the rise at 1000 is seen
