@@ -85,6 +85,14 @@ def test_weight_steps_are_projected_adagrad():
     fresh, _ = _trained_stack(1, learn_weight=0.3)
     fresh.step_weight(2.0)
     assert fresh.weight == pytest.approx(0.7)
+    # steps of gradient 5 drive it past 0: the projection holds it at exactly 0, never below
+    # (a floor elsewhere, or none, fails it)
+    hits = 0
+    for _ in range(6):
+        fresh.step_weight(5.0)
+        assert fresh.weight >= 0.0
+        hits += fresh.weight == 0.0
+    assert hits >= 2 and fresh.weight == 0.0
 
 
 def test_gradient_changes_nothing_and_the_play_uses_the_weight():
