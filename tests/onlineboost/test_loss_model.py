@@ -335,13 +335,14 @@ def test_a_discount_and_new_columns_keep_the_mixture_the_average_of_the_single_m
         ces = [m.lower(c)[0] for m in singles]
         means = np.array([m._means(e) for m, e in zip(singles, ces)])
         np.testing.assert_allclose(costs, w @ means, rtol=0, atol=1e-10)
+        seen = None  # (the singles' squared widths of the seen columns alone, tail 0)
         for tail in (0.0, 2.5):
             widths = np.array([m._widths_unseen(e, tail) for m, e in zip(singles, ces)])
             np.testing.assert_allclose(mix._widths_unseen(ce, tail), w @ widths, rtol=1e-10)
+            seen = widths if seen is None else seen
             # the prior term itself: tail / lambda
-            np.testing.assert_allclose(
-                [m._widths_unseen(e, tail)[0] - m._widths_unseen(e, 0.0)[0]
-                 for m, e in zip(singles, ces)], [tail / lam for lam in penalties], rtol=1e-12)
+            np.testing.assert_allclose(widths[:, 0] - seen[:, 0],
+                                       [tail / lam for lam in penalties], rtol=1e-12)
         cum += (means[:, a] - loss) ** 2
         mix.learn(ce, a, loss - float(mix.theta[a] @ ce), U)
         for m, e in zip(singles, ces):
