@@ -45,3 +45,18 @@ def test_linear_classes_are_linear():
     assert sorted(set(y.tolist())) == [0, 1, 2, 3]
     accuracy = LogisticRegression(max_iter=1000).fit(X, y).score(X, y)
     assert 0.93 < accuracy < 0.99
+
+
+def test_part1_only_prints_part_1_and_writes_nothing(monkeypatch, capsys):
+    # (a partial run must not overwrite the recorded section of BENCHMARKS.md)
+    from benchmarks import bandit_headroom, report
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("--part1-only wrote a section")
+
+    monkeypatch.setattr(report, "write_section", refuse)
+    monkeypatch.setattr(bandit_headroom, "part2", refuse)
+    bandit_headroom.main(["--seeds", "400", "--part1-only", "--jobs", "1"])
+    out = capsys.readouterr().out
+    assert "| `BoBLO()` |" in out and "river LinUCBDisjoint (1, 5), tuned" in out
+    assert "optimal policy (bound)" in out
