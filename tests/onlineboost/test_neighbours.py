@@ -51,6 +51,39 @@ def test_the_correction_is_k_nearest_neighbours_over_a_window_per_arm():
             np.testing.assert_allclose(nc.predict(q), want, rtol=1e-12, atol=1e-15)
 
 
+@pytest.mark.parametrize("jit", [False, True])
+def test_a_context_without_the_later_columns_counts_zeros_there(jit):
+    """Once wider rows were stored, a shorter context (query or stored row) is the same
+    context with zeros in the columns it lacks: a short row stored into a slot of the ring
+    buffer that held a wide one leaves nothing of the wide row behind."""
+    if jit and not NeighbourCorrection._JIT:
+        pytest.skip("numba is not installed")
+    rng = np.random.default_rng(3)
+    k, window, width = 3, 4, 6
+    nc = NeighbourCorrection(2, k=k, shrink=1.0, window=window)
+    nc._JIT = jit
+    stored = [[], []]
+
+    def want(q):  # both sides padded with zeros to the widest row seen
+        pad = lambda x: np.pad(x, (0, width - len(x)))  # noqa: E731
+        out = []
+        for rows in stored:
+            d = sorted((float(((pad(x) - pad(q)) ** 2).sum()), r) for x, r in rows)
+            out.append(sum(r for _, r in d[:k]) / k)
+        return out
+
+    for t in range(30):  # wide rows first, then short ones wrap over them
+        dim = width if t < 8 else 3
+        a = t % 2
+        z = rng.normal(size=dim) + 3.0  # (far from 0: a stale tail would move the distances)
+        r = float(rng.normal())
+        nc.learn(a, z, r)
+        stored[a] = (stored[a] + [(z, r)])[-window:]
+        q = rng.normal(size=3) + 3.0
+        np.testing.assert_allclose(nc.predict(q), want(q), rtol=1e-12, atol=1e-15)
+    assert nc._X.shape[2] == width
+
+
 @pytest.mark.skipif(not NeighbourCorrection._JIT, reason="numba is not installed")
 @pytest.mark.parametrize("grid", [False, True])
 def test_the_compiled_pass_is_the_numpy_pass_ties_included(grid):
