@@ -8,6 +8,7 @@ import pickle
 import numpy as np
 import pytest
 
+from onlineboost import scaling
 from onlineboost._contexts import ContextVectors
 from onlineboost.scaling import RobustStandardScaler
 
@@ -108,6 +109,29 @@ def test_pickles_mid_stream_and_loads_the_old_state():
                       "_count": np.array([40.0]), "_mean": np.array([2.0]),
                       "_var": np.array([4.0]), "_next": None})
     np.testing.assert_allclose(old.read({"a": 4.0}), [(4.0 - 2.05) / np.sqrt(3.99)], rtol=1e-3)
+
+
+def test_an_old_state_counts_its_seen_columns_past_the_warm_up_and_its_unseen_ones_not():
+    """A reader pickled before the robust scaling kept Welford's counts: a column seen fewer
+    than `scaling.WARMUP` times has no warm-up buffer to go on with, so it counts as past the
+    warm-up (WARMUP values); a column never seen starts its warm-up from nothing."""
+    old_state = {"scale": True, "_columns": {"a": 0, "b": 1, "c": 2}, "_keys": ("a", "b", "c"),
+                 "_idx": None, "_count": np.array([40.0, 3.0, 0.0]),
+                 "_mean": np.array([2.0, 1.0, 0.0]), "_var": np.array([4.0, 1.0, 0.0]),
+                 "_next": None}
+    old = ContextVectors.__new__(ContextVectors)
+    old.__setstate__(old_state)
+    want = ContextVectors(scale=True)  # the same statistics, built directly
+    st = scaling.Stats.empty(3)
+    st.count = np.array([40.0, float(scaling.WARMUP), 0.0])
+    st.mean, st.var = np.array([2.0, 1.0, 0.0]), np.array([4.0, 1.0, 0.0])
+    want._columns, want._keys, want._stats = {"a": 0, "b": 1, "c": 2}, ("a", "b", "c"), st
+    rng = np.random.default_rng(0)
+    for _ in range(15):
+        x = dict(zip("abc", rng.normal(1.0, 2.0, size=3).tolist()))
+        np.testing.assert_array_equal(old.read(x), want.read(x))
+        old.commit()
+        want.commit()
 
 
 @pytest.mark.parametrize("q", [3, 10, 30, 70])
