@@ -17,11 +17,15 @@ from onlineboost import scaling
 from onlineboost._contexts import ContextVectors
 from onlineboost.scaling import RobustStandardScaler, ScaledPolicy
 
+# the rule's documented constants, written here rather than read from the module, so that
+# the transcription shares nothing with what it checks (`onlineboost.scaling`'s docstring)
+DOC_K, DOC_WARMUP, DOC_CLIP, DOC_K_WARM, DOC_MAX_ABS = 5.0, 10, 5.0, 3.0, 1e100
+
 
 class BruteForce:
     """The rule of `onlineboost.scaling`, transcribed one feature and one value at a time."""
 
-    def __init__(self, k=scaling.K, warmup=scaling.WARMUP, clip=scaling.CLIP):
+    def __init__(self, k=DOC_K, warmup=DOC_WARMUP, clip=DOC_CLIP):
         self.k, self.warmup, self.clip = k, warmup, clip
         self.f = {}
 
@@ -32,7 +36,7 @@ class BruteForce:
 
     def learn_one(self, x):
         for key, v in x.items():
-            v = min(max(float(v), -scaling.MAX_ABS), scaling.MAX_ABS)
+            v = min(max(float(v), -DOC_MAX_ABS), DOC_MAX_ABS)
             f = self.f.setdefault(key, {"vals": [], "n": 0, "mean": 0.0, "var": 0.0, "dev": 0.0})
             if f["n"] < self.warmup:  # warm-up: the values inside the band
                 f["vals"].append(v)
@@ -41,7 +45,7 @@ class BruteForce:
                 med = self._median(vals)
                 mad = self._median([abs(a - med) for a in vals])
                 s = sorted(vals)
-                band = min(self.k, scaling.K_WARM) * 1.4826 * mad
+                band = min(self.k, DOC_K_WARM) * 1.4826 * mad
                 lo = min(med - band, s[min(1, n - 1)])
                 hi = max(med + band, s[max(n - 2, 0)])
                 w = [a for a in vals if lo <= a <= hi] if n >= 3 else []
@@ -66,7 +70,7 @@ class BruteForce:
             if f is None or f["var"] <= 0:
                 out[key] = 0.0
                 continue
-            v = min(max(float(v), -scaling.MAX_ABS), scaling.MAX_ABS)
+            v = min(max(float(v), -DOC_MAX_ABS), DOC_MAX_ABS)
             z = (v - f["mean"]) / math.sqrt(f["var"])
             out[key] = min(max(z, -self.clip), self.clip)
         return out
@@ -143,6 +147,22 @@ def test_close_to_river_on_clean_data(name, gen, bounds):
     warm-up and the rare winsorised values: the documented gaps after 100 and 1,000 records."""
     gap = _river_gap(gen)
     assert gap[100] <= bounds[0] and gap[999] <= bounds[1], gap
+
+
+def test_values_beyond_max_abs_count_as_max_abs():
+    """A feature whose values all lie beyond +-1e100 is learned as +-1e100 (its square and
+    sums stay finite): the standard deviation is exactly 1e100, and later values are
+    standardised by it, as the transcription does."""
+    ref, scaler = BruteForce(), RobustStandardScaler()
+    for t in range(40):
+        x = {"f": 3e100 if t % 2 else -7e200}
+        ref.learn_one(x)
+        scaler.learn_one(x)
+        assert scaler.transform_one(x) == pytest.approx(ref.transform_one(x), rel=1e-12)
+    probe = {"f": 1e99}
+    assert scaler.transform_one(probe)["f"] == pytest.approx(ref.transform_one(probe)["f"],
+                                                             rel=1e-9)
+    assert 0.0 < scaler.transform_one(probe)["f"] < 0.5
 
 
 def test_one_extreme_value_is_what_river_cannot_survive():
