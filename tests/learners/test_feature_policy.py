@@ -146,6 +146,33 @@ def test_bad_parameters(kwargs):
         FeaturePolicy(**kwargs)
 
 
+@pytest.mark.parametrize("kwargs", [
+    {"l2": 1e-9}, {"temperature": 1e-9}, {"forget": 1e-9}, {"forget": 1.0},
+    {"n_features": 0}, {"bandwidth": 1e-9}, {"later_features": 0}, {"later_neighbours": 1},
+    {"later_shrink": 1e-9}, {"later_shrink": 1e6}, {"later_window": 1},
+    {"link": "igw", "gamma0": 1e-9}, {"t0": 1e-9},
+    {"temperature": 0.05, "t0": 10.0, "min_temperature": 0.05},  # (a floor at the start)
+    {"on_model": True, "learn_weight": 1e-9, "max_weight": 1.0},
+])
+def test_the_smallest_and_largest_valid_parameters_are_taken(kwargs):
+    """Each bound is where the docs put it: open at 0 for the reals that must be positive,
+    1 for the integers that count neighbours and window rows, `forget` up to 1, a floor of
+    the annealed temperature up to the temperature itself, the weight's cap from 1."""
+    policy = FeaturePolicy(**kwargs)
+    assert all(getattr(policy, key) == value for key, value in kwargs.items())
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"later_features": -1}, {"later_neighbours": 0}, {"later_shrink": 1e6 * (1 + 1e-12)},
+    {"later_window": 0}, {"link": "igw", "gamma0": 0.0}, {"t0": 0.0},
+    {"temperature": 0.05, "t0": 10.0, "min_temperature": 0.05 * (1 + 1e-12)},
+    {"on_model": True, "learn_weight": 0.2, "max_weight": 1.0 - 1e-12},
+])
+def test_one_past_each_bound_is_refused(kwargs):
+    with pytest.raises(ValueError, match=list(kwargs)[-1]):
+        FeaturePolicy(**kwargs)
+
+
 def residual_boblo(n, seed=0, **kw):
     learner = FeaturePolicy(l2=20.0, temperature=0.02, forget=0.995, n_features=0,
                             residual=True)
