@@ -139,7 +139,7 @@ def test_the_fused_scaling_kernels_compute_the_rule_bit_for_bit(q):
     """The usual round (same keys, statistics past the warm-up) runs `scaling.learn_transform`
     or, for short rows, `learn_transform_floats`: the numbers are those of `scaling.learn` then
     `scaling.transform`, bit for bit, through the warm-up, outliers, constant columns (variance
-    0), a pickle and a key change."""
+    0), rounds where every column has a variance, a pickle and a key change."""
     from onlineboost import scaling
 
     rng = np.random.default_rng(q)
@@ -151,8 +151,9 @@ def test_the_fused_scaling_kernels_compute_the_rule_bit_for_bit(q):
         v[1] = 0.0 if t < 60 else float(t % 3)  # constant, then two records set its scale
         if t in (40, 41, 90):
             v[2 + t % (q - 2)] = 1e90 if t != 41 else -3e99  # winsorised
-        if t == 150:
-            v[0] = 5.0  # the constant column deviates once
+        if t in (150, 160):  # the constant column deviates: once (learned as its mean), then
+            v[0] = 5.0 if t == 150 else 1.0  # again (banded to 4 - 1), which sets its scale:
+            # every column has a variance from here on (the usual round, `ready`)
         if t == 120:  # (a pickled and restored reader goes on with the same numbers)
             reader = pickle.loads(pickle.dumps(reader))
         x = {f"c{j}": float(a) for j, a in enumerate(v)}

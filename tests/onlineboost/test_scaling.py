@@ -149,6 +149,33 @@ def test_close_to_river_on_clean_data(name, gen, bounds):
     assert gap[100] <= bounds[0] and gap[999] <= bounds[1], gap
 
 
+def test_the_warm_up_band_and_the_deviation_band_as_documented():
+    """A feature whose MAD is 0 in its warm-up keeps everything but its smallest and largest
+    value ([second smallest, second largest]); a feature constant through its warm-up learns
+    its first deviation as its mean and bands the next by that deviation. The river
+    transformer and BoBLO's context reader follow the transcription on every record."""
+    sparse = [0.0, 0.0, -5.0, 0.0, 0.0, -3.0, 0.0, 7.0, 4.0, 0.0]  # MAD 0, four values off 0
+    const = [4.0] * 14 + [5.0, 1.0, 6.0, 2.0, 4.5]  # (1.0: banded to 4 - |5 - 4|)
+    rng = np.random.default_rng(0)
+    rows = [{"s": sparse[t] if t < len(sparse) else float(rng.normal()),
+             "c": const[t] if t < len(const) else float(rng.normal(4.0, 1.0))}
+            for t in range(40)]
+    ref, scaler, reader = BruteForce(), RobustStandardScaler(), ContextVectors(scale=True)
+    for t, x in enumerate(rows):
+        ref.learn_one(x)
+        scaler.learn_one(x)
+        want = ref.transform_one(x)
+        np.testing.assert_allclose(list(scaler.transform_one(x).values()), list(want.values()),
+                                   rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(reader.read(x), [want["s"], want["c"]], rtol=1e-12,
+                                   atol=1e-15)
+        reader.commit()
+        if t == len(sparse) - 1:  # the warm-up's statistics: -5 and 7 left out, -3 and 4 kept
+            kept = [0.0] * 6 + [-3.0, 4.0]
+            assert ref.f["s"]["mean"] == pytest.approx(np.mean(kept))
+            assert ref.f["s"]["var"] == pytest.approx(np.var(kept))
+
+
 def test_values_beyond_max_abs_count_as_max_abs():
     """A feature whose values all lie beyond +-1e100 is learned as +-1e100 (its square and
     sums stay finite): the standard deviation is exactly 1e100, and later values are
