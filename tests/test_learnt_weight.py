@@ -27,9 +27,11 @@ class _Model:
         return self.A @ c + self.b
 
 
-def _trained_stack(seed: int, k: int = 4, p: int = 3, learn_weight: float = 0.2):
+def _trained_stack(seed: int, k: int = 4, p: int = 3, learn_weight: float = 0.2,
+                   n_features: int = 8):
     rng = np.random.default_rng(seed)
-    stack = FeaturePolicy(sets.Simplex(k), l2=1.0, temperature=0.05, n_features=8, t0=50.0,
+    stack = FeaturePolicy(sets.Simplex(k), l2=1.0, temperature=0.05, n_features=n_features,
+                          t0=50.0,
                           on_model=True, learn_weight=learn_weight, seed=seed).stack(1)
     stack.model = _Model(k, p, rng)
     for _ in range(60):
@@ -106,6 +108,18 @@ def test_gradient_changes_nothing_and_the_play_uses_the_weight():
     stack.weight = 0.25
     np.testing.assert_allclose(stack.predicted_costs(c)[0], m + 0.25 * (before[0] - m),
                                rtol=1e-12, atol=1e-12)
+
+
+def test_on_the_context_alone_the_play_is_the_model_plus_the_weighted_ridge():
+    """With no random features (one map phi = (1, c) shared by the arms) the weighted costs
+    are m(c) + w Theta (1, c), Theta the ridge fit of what the model leaves."""
+    stack, rng = _trained_stack(4, n_features=0)
+    c = rng.normal(size=3)
+    stack.weight = 0.6
+    theta = stack._theta[0]
+    assert theta.shape == (4, 4) and np.abs(theta).max() > 0  # (k arms, phi = (1, c))
+    want = stack.model.costs(c) + 0.6 * (theta @ np.concatenate([[1.0], c]))
+    np.testing.assert_allclose(stack.predicted_costs(c)[0], want, rtol=1e-12, atol=1e-12)
 
 
 def _run(stream, seed, learn_weight=0.2):
