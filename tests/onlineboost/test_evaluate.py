@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import matplotlib
 import numpy as np
 from river import bandit as river_bandit
@@ -72,3 +74,56 @@ def test_transformer_standardises_contexts_online_for_the_policy():
     assert np.all(np.abs(X.mean(axis=0)) < 0.2) and np.all(np.abs(X.std(axis=0) - 1) < 0.2)
     raw = np.array([[c[k] for k in sorted(c)] for c, _ in stream])
     assert np.all(raw.std(axis=0) < 0.8)  # the raw contexts are not standardised
+
+
+class Sleeper:
+    """Plays arm 0, sleeping a known time in each call (a floor on the policy's time)."""
+
+    def __init__(self, pause: float):
+        self.pause = pause
+
+    def pull(self, arm_ids, context):
+        time.sleep(self.pause)
+        return arm_ids[0]
+
+    def update(self, arm_id, context, reward):
+        time.sleep(self.pause)
+
+
+def test_decisions_per_second_count_pull_and_update_within_the_wall_clock():
+    """The policy's time is its pulls and updates: at least their sleeps (2 x 2 ms a round,
+    so at most 250 decisions/s) and at most the whole run's wall-clock time."""
+    stream = LinearBandit(d=3, k=3, seed=0, n_rounds=40)
+    tic = time.perf_counter()
+    result = evaluate.bandit(Sleeper(0.002), stream, skyline=None)
+    wall = time.perf_counter() - tic
+    assert result.n_rounds / wall <= result.decisions_per_second <= 250.0
+
+
+class Stranger:
+    """A skyline that names an arm the stream does not have, and learns nothing."""
+
+    def predict_one(self, x):
+        return "no such arm"
+
+    def learn_one(self, x, y):
+        pass
+
+
+class NoMeans(LinearBandit):
+    """`LinearBandit` whose means are not known to the evaluator (as for data sets)."""
+
+    def _round_expected(self):
+        return None
+
+
+def test_a_skyline_guess_outside_the_arms_earns_nothing_and_unknown_means_give_no_regret():
+    stream = LinearBandit(d=3, k=3, seed=1, n_rounds=50)
+    result = evaluate.bandit(river_bandit.RandomPolicy(seed=0), stream, skyline=Stranger())
+    assert np.array_equal(result.skyline_rewards, np.zeros(50))
+    assert result.regret is not None and "regret" in repr(result)
+    blind = evaluate.bandit(river_bandit.RandomPolicy(seed=0), NoMeans(d=3, k=3, seed=1,
+                                                                        n_rounds=50))
+    assert blind.regret is None and "regret" not in repr(blind)
+    assert np.array_equal(blind.rewards, result.rewards)  # (the same play)
+    assert f"regret {result.regret[-1]:.1f}" in repr(result)  # the last round's
