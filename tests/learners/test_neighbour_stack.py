@@ -146,3 +146,16 @@ def test_feature_policy_later_neighbours_builds_the_boosted_stack():
                 dict(later_neighbours=3, link="igw")):
         with pytest.raises(ValueError, match="later_"):
             FeaturePolicy(**bad)
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_every_boosted_stack_of_two_or_more_copies_has_neighbour_later_copies(n):
+    """`later_neighbours` makes copies 2..n nearest-neighbour regressors from two copies on
+    (BoBLO(n_learners=2) boosts copy 1 by one neighbour stage); one copy has none."""
+    from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER
+
+    learner = FeaturePolicy(**DEFAULT_LEARNER, **DEFAULT_LATER)
+    stack = learner.stack(n)
+    assert type(stack) is FeaturePolicyBoostStack and type(stack.rest) is NeighbourStack
+    assert stack.rest.n == n - 1 and stack.first.n == 1
+    assert not hasattr(learner.stack(1), "rest")
