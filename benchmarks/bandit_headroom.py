@@ -257,7 +257,6 @@ in its play. Screens on tuning seeds 600-679 (scratch; expected reward, paired a
 - The correction's weight capped at 1 (`max_weight`, default 2): +0.0010 (SE 0.0003). On
   seeds 600-639 the caps 1 / 1.5 cost elsewhere: ImageSegments -0.0031 (SE 0.0008) / -0.0011
   (SE 0.0005), `NonlinearBandit(2, 3)` -0.027 / -0.010, digits +0.0005 / -0.0004.
-
 - The weight started at 0 / 0.5 instead of 1 (set after the first round): `LinearBandit`
   +0.0012 (SE 0.0003) / +0.0010 (SE 0.0003); on seeds 600-639 ImageSegments -0.0037 /
   -0.0033 (SE 0.0013), digits -0.0005 / -0.0036 (SE 0.0024 / 0.0022), `NonlinearBandit(2, 3)`
@@ -267,9 +266,10 @@ Every change that makes the correction count for less gains about 0.001 on `Line
 The same change loses 0.003 on ImageSegments and 0.01-0.03 on `NonlinearBandit`. The
 correction's variance on the linear stream and its value on the nonlinear ones are the same
 term, so within this policy class the two pull against each other. The learnt weight's
-stretch above 1, which the nonlinear streams need, is one part of that cost on the linear one. None of these closes the 0.0008 without a loss elsewhere that is larger than
-the gain, so nothing changed. These screens repeat the twentieth session's on other seeds
-(there the correction off gave +0.0002, SE 0.0007).
+stretch above 1, which the nonlinear streams need, is one part of that cost on the linear
+one. None of these closes the 0.0008 without a loss elsewhere that is larger than the gain,
+so nothing changed. These screens repeat the twentieth session's on other seeds (there the
+correction off gave +0.0002, SE 0.0007).
 
 **Twenty-first session.** The learnt weight is now `BoBLO()`'s default (`bandit_compare`'s
 twenty-first-session paragraph): in part 1 `BoBLO()` is measured with it (0.6656 against the

@@ -578,10 +578,11 @@ class BoBLO(bandit.base.ContextualPolicy):
       reward, without the rewards' noise, -0.0005, SE 0.0003, and on 200 further seeds -0.0008,
       SE 0.0002: a real shortfall of about 0.1%, `benchmarks/bandit_headroom.py`, which also
       shows `BoBLO()` and tuned LinUCB within 0.003 a round of a free-exploration reference
-      there, and that every change screened to close it costs more on the other streams). On 17 held-out classification streams
-      (`benchmarks/bandit_heldout.py`, never tuned on) it scores 0.856 in the mean against
-      LinUCB's 0.799 at its defaults and 0.807 hindsight-tuned per stream; it trails LinUCB's
-      defaults on tic-tac-toe (-0.020), Hyperplane (-0.006) and LED (-0.008, within noise).
+      there, and that every change screened to close it costs more on the other streams).
+      On 17 held-out classification streams (`benchmarks/bandit_heldout.py`, never tuned
+      on) it scores 0.856 in the mean against LinUCB's 0.799 at its defaults and 0.807
+      hindsight-tuned per stream; it trails LinUCB's defaults on tic-tac-toe (-0.020),
+      Hyperplane (-0.006) and LED (-0.008, within noise).
       Where the best policy is linear in the context the learned correction $\hat g$ at weight
       1 costs about 0.012 against the loss model alone,
       `BoBLO(learner=FeaturePolicy(**{**FIXED_WEIGHT_LEARNER, "l2": 1e6}))`, and earns
