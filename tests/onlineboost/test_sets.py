@@ -291,3 +291,39 @@ def test_simplex_kernel_takes_a_few_short_rows_only(monkeypatch, shape, kernel):
     p = sets.projection_simplex(x)
     assert bool(calls) is kernel
     np.testing.assert_allclose(p.sum(axis=-1), 1.0, atol=1e-14)
+
+
+def test_a_degenerate_box_coordinate_and_a_one_point_interval_are_sets():
+    # lo <= hi coordinate-wise, equality included: a coordinate pinned to one value
+    K = sets.Box([0.0, 1.0], [0.0, 2.0])
+    np.testing.assert_array_equal(K.project([5.0, 5.0]), [0.0, 2.0])
+    assert float(sets.Interval(1.0, 1.0).project(-3.0)) == 1.0
+
+
+@pytest.mark.parametrize("lo, hi", [([0.0], 1.0), (0.0, [1.0]), ([0.0], [1.0])])
+def test_an_interval_takes_scalars_only(lo, hi):
+    with pytest.raises(ValueError, match="scalars"):
+        sets.Interval(lo, hi)
+
+
+def test_membership_tolerance_scales_with_the_set():
+    """`contains` allows `atol` times the set's scale (its diameter here): a point 1e-8
+    outside a ball of diameter 100 is in it, one 1e-6 outside is not."""
+    K = sets.Ball([0.0, 0.0], 50.0)
+    assert K.contains([50.0 + 1e-8, 0.0]) and not K.contains([50.0 + 1e-6, 0.0])
+
+
+@pytest.mark.parametrize("d", [1, 3, 6])
+def test_ball_samples_are_uniform_in_the_ball(d):
+    """Uniform in a ball of radius R: P(|x - c| <= s R) = s^d, and every direction alike
+    (a seeded draw, so the p-values are fixed numbers, not a chance failure)."""
+    from scipy import stats
+
+    K = sets.Ball(np.full(d, 2.0), 3.0)
+    X = K.sample(4000, np.random.default_rng(d))
+    r = np.linalg.norm(X - 2.0, axis=1) / 3.0
+    assert r.max() <= 1.0
+    assert stats.kstest(r, lambda s: np.clip(s, 0.0, 1.0) ** d).pvalue > 0.01
+    if d > 1:  # directions: the mean unit vector is near 0
+        u = (X - 2.0) / (r[:, None] * 3.0)
+        assert np.abs(u.mean(axis=0)).max() < 4.0 / np.sqrt(4000)
