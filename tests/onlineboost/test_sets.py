@@ -310,6 +310,7 @@ def test_membership_tolerance_scales_with_the_set():
     """`contains` allows `atol` times the set's scale (its diameter here): a point 1e-8
     outside a ball of diameter 100 is in it, one 1e-6 outside is not."""
     K = sets.Ball([0.0, 0.0], 50.0)
+    assert K.diameter == 100.0  # (2 R)
     assert K.contains([50.0 + 1e-8, 0.0]) and not K.contains([50.0 + 1e-6, 0.0])
 
 
