@@ -25,11 +25,17 @@ def _fixed(**kwargs) -> BoBLO:
     return BoBLO(FeaturePolicy(**FIXED_WEIGHT_LEARNER), **kwargs)
 
 
+def _pad(a, width):
+    return np.pad(a, (0, width - len(a)))
+
+
 def _brute(rows, z, k, shrink):
-    """The mean of the k nearest residuals (fewer: their sum over k), by a full sort."""
+    """The mean of the k nearest residuals (fewer: their sum over k), by a full sort; a row or
+    a context shorter than the other counts zeros in the columns it lacks."""
     if not rows:
         return 0.0
-    d = sorted((float(((np.pad(x, (0, len(z) - len(x))) - z) ** 2).sum()), r) for x, r in rows)
+    d = sorted((float(((_pad(x, w) - _pad(z, w)) ** 2).sum()), r)
+               for x, r in rows for w in [max(len(x), len(z))])
     return shrink * sum(r for _, r in d[:k]) / k
 
 
@@ -63,15 +69,6 @@ def test_a_context_without_the_later_columns_counts_zeros_there(jit):
     nc = NeighbourCorrection(2, k=k, shrink=1.0, window=window)
     nc._JIT = jit
     stored = [[], []]
-
-    def want(q):  # both sides padded with zeros to the widest row seen
-        pad = lambda x: np.pad(x, (0, width - len(x)))  # noqa: E731
-        out = []
-        for rows in stored:
-            d = sorted((float(((pad(x) - pad(q)) ** 2).sum()), r) for x, r in rows)
-            out.append(sum(r for _, r in d[:k]) / k)
-        return out
-
     for t in range(30):  # wide rows first, then short ones wrap over them
         dim = width if t < 8 else 3
         a = t % 2
@@ -80,7 +77,8 @@ def test_a_context_without_the_later_columns_counts_zeros_there(jit):
         nc.learn(a, z, r)
         stored[a] = (stored[a] + [(z, r)])[-window:]
         q = rng.normal(size=3) + 3.0
-        np.testing.assert_allclose(nc.predict(q), want(q), rtol=1e-12, atol=1e-15)
+        want = [_brute(rows, q, k, 1.0) for rows in stored]
+        np.testing.assert_allclose(nc.predict(q), want, rtol=1e-12, atol=1e-15)
     assert nc._X.shape[2] == width
 
 
