@@ -232,6 +232,56 @@ def main(argv=None):
 
 
 NOTE = r"""
+**Twenty-fifth session (issue 13, target 1 on `LinearBandit`: three more sources screened,
+nothing adopted).** Tuning seeds 600-639 unless stated (scratch; expected reward, paired
+against `BoBLO()`). The scripts that patch the round run BoBLO's numpy path; the same path
+with no patch gives -0.0004 / -0.0002 (SE 0.0003), level with the compiled one.
+
+- **The correction's weight by least squares** in place of the policy-gradient step: the
+  played arm's residual $\ell - m_i(c)$ regressed on its correction $\hat g_i(c)$, both taken
+  before the round is learnt, ridge towards 1 with strength 1 / 0.1. `LinearBandit` +0.0009 /
+  +0.0013 (SE 0.0005). The weight falls to 0.03-0.08 on every stream, so `NonlinearBandit(2,
+  3)` loses 0.14 and ImageSegments 0.010. The correction earns by ranking the arms that
+  are not played, and its error on the played arm does not show that. An importance-weighted
+  version over all arms, centred across arms ($(\ell - m_i)(\hat g_i - \bar g)/p_i$ over
+  $\sum_a(\hat g_a - \bar g)^2$; seeds 600-619): `LinearBandit` +0.0014 / +0.0012,
+  `NonlinearBandit(2, 3)` -0.015, ImageSegments -0.007.
+- **Thompson-style play**: each arm's cost less $s\sqrt{\tilde c^\top P_a\tilde c}\,z_a$,
+  with $z_a \sim N(0, 1)$ drawn afresh per arm and round (the loss model's posterior at the
+  context; play only, estimates untouched). $s$ = 0.02 / 0.05 / 0.1 / 0.25 / 0.5: -0.0011 /
+  -0.0005 / -0.0027 / -0.011 / -0.030 (SE at most 0.0006). $s$ = 0.03 without the count
+  bonus: -0.0033. More exploration of this kind costs on `LinearBandit`.
+
+**Loss-model penalties** (SE about 0.0005 on `LinearBandit`; one row with all four):
+
+| `model_l2` | `LinearBandit` | ImageSegments | digits | `NonlinearBandit(2, 3)` |
+|---|---:|---:|---:|---:|
+| 1 | +0.0004 | | | |
+| 5 | +0.0009 | | | |
+| 20 | +0.0013 | -0.0040 | -0.023 | -0.012 |
+| (1, 5) | +0.0007 | | | |
+| (1, 10) | +0.0006 | -0.0027 | -0.031 | -0.012 |
+| (1, 20) | +0.0014 (SE 0.0004) | -0.0024 (SE 0.0014) | -0.021 (SE 0.002) | -0.007 (SE 0.004) |
+| (5, 100) | +0.0004 | | | |
+| (1, 20, 100) | +0.0005 | -0.0030 | -0.004 | -0.007 |
+| (1, 5, 20, 100) | +0.0006 | -0.0021 | -0.004 | -0.005 |
+
+On `LinearBandit` every penalty tried below 100, alone or with 1, plays better than the
+default (1, 100). Yet there the mixture still gives penalty 100 about 0.56 of the weight at
+the stream's end (seeds 600-619), because its prequential error on the played arm is about
+as low as penalty 1's. Digits needs 100.
+
+**Mixture weights by decision value** (seeds 600-619). Each penalty's greedy arm is scored by
+its doubly robust estimated loss (implicit 0.1), and the scores are exponentially weighted
+(rate 1 / 0.3, or times the squared-error weights). (1, 100): -0.0000; (1, 20, 100): +0.0005
+/ +0.0006 / +0.0007 (SE 0.0005-0.0006). The penalties mostly choose the same arm, so their
+scores barely separate.
+
+`LinearBandit` plays best with a penalty near 20, and digits with 100. The played arm's
+prequential error, which the mixture weights by, does not tell the two apart on
+`LinearBandit`. A criterion that did would be a way to close the 0.0008. None of the three
+tried here does without larger losses elsewhere.
+
 **Twenty-fourth session (issue 13, target 1 on `LinearBandit`: a measurement and screens,
 nothing adopted).** Part 1 on 200 seeds no run had used (`--seeds 400-599 --part1-only`):
 `BoBLO()` 0.6664, tuned LinUCB 0.6672 in expected reward, a gap of 0.0008 (paired SE 0.0002);
