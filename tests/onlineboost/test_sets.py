@@ -113,15 +113,56 @@ def test_diameter_and_centroid(K):
     np.testing.assert_allclose(pts.mean(0), K.centroid, atol=0.1 * max(K.diameter, 1e-3))
 
 
-def test_capped_simplex_diameter_brute_force():
+def _capped_simplex_vertices(d, cap):
+    """Every vertex of {w : 0 <= w_i <= cap, sum w = 1}, by enumeration (not `_vertex`): d - 1
+    coordinates at one of their bounds, the last fixed by the sum and kept if within its own."""
     import itertools
 
-    for d, cap in [(3, 0.4), (4, 0.3), (5, 0.25), (5, 0.5), (4, 1.0)]:
-        K = sets.CappedSimplex(d, cap)
-        v = K._vertex()
-        verts = {p for p in itertools.permutations(v)}
-        brute = max(np.linalg.norm(np.subtract(a, b)) for a in verts for b in verts)
-        assert K.diameter == pytest.approx(brute)
+    out = set()
+    for free in range(d):
+        others = [i for i in range(d) if i != free]
+        for at in itertools.product((0.0, cap), repeat=d - 1):
+            w = np.zeros(d)
+            w[others] = at
+            w[free] = 1.0 - sum(at)
+            if -1e-12 <= w[free] <= cap + 1e-12:
+                out.add(tuple(np.round(w, 12)))
+    return out
+
+
+@pytest.mark.parametrize("d, cap", [(3, 0.4), (4, 0.3), (5, 0.25), (5, 0.5), (4, 1.0),
+                                    (3, 1.5), (4, 0.25), (3, 0.34), (6, 0.45)])
+def test_capped_simplex_diameter_brute_force(d, cap):
+    """The diameter is the largest distance between two vertices, the vertices enumerated from
+    the constraints (a cap above 1 is the simplex; cap 1/d the single point)."""
+    verts = np.array(sorted(_capped_simplex_vertices(d, cap)))
+    brute = np.linalg.norm(verts[:, None] - verts[None], axis=-1).max()
+    assert sets.CappedSimplex(d, cap).diameter == pytest.approx(brute, abs=1e-12)
+
+
+@pytest.mark.parametrize("cap", [0.4, 0.7])
+def test_capped_simplex_samples_are_uniform(cap, monkeypatch):
+    """Uniform on the capped simplex: against a rejection sample from the uniform simplex
+    (Dirichlet(1)), by two-sample Kolmogorov-Smirnov on seeded draws, every coordinate's law
+    and the laws of the distance from the centre (Euclidean and largest coordinate). At cap 0.4
+    only 4% of the simplex is in the set, so `sample` walks (hit and run; its draws are
+    correlated, hence the lower bar for the coordinates); at 0.7, 73%, so it rejects."""
+    from scipy import stats
+
+    K = sets.CappedSimplex(3, cap)
+    walks = []
+    walk = K._hit_and_run
+    monkeypatch.setattr(K, "_hit_and_run", lambda *a, **k: walks.append(1) or walk(*a, **k))
+    X = K.sample(4000, np.random.default_rng(0))
+    assert len(walks) == (cap < 0.5)
+    assert X.shape == (4000, 3) and np.all(K.contains(X))
+    Z = np.random.default_rng(1).dirichlet(np.ones(3), 400_000)
+    Z = Z[(Z <= cap).all(axis=1)]
+    for j in range(3):
+        assert stats.ks_2samp(X[:, j], Z[:, j]).pvalue > 0.005
+    for spread in (lambda W: np.linalg.norm(W - 1 / 3, axis=1),
+                   lambda W: np.abs(W - 1 / 3).max(axis=1)):
+        assert stats.ks_2samp(spread(X), spread(Z)).pvalue > 0.01
 
 
 @pytest.mark.parametrize(
