@@ -232,8 +232,8 @@ def main(argv=None):
 
 
 NOTE = r"""
-**Twenty-fifth session (issue 13, target 1 on `LinearBandit`: three more sources screened,
-nothing adopted).** Tuning seeds 600-639 unless stated (scratch; expected reward, paired
+**Twenty-fifth session (issue 13, target 1 on `LinearBandit`: more screens, nothing
+adopted).** Tuning seeds 600-639 unless stated (scratch; expected reward, paired
 against `BoBLO()`). The scripts that patch the round run BoBLO's numpy path; the same path
 with no patch gives -0.0004 / -0.0002 (SE 0.0003), level with the compiled one.
 
@@ -275,12 +275,14 @@ as low as penalty 1's. Digits needs 100.
 its doubly robust estimated loss (implicit 0.1), and the scores are exponentially weighted
 (rate 1 / 0.3, or times the squared-error weights). (1, 100): -0.0000; (1, 20, 100): +0.0005
 / +0.0006 / +0.0007 (SE 0.0005-0.0006). The penalties mostly choose the same arm, so their
-scores barely separate.
+scores barely separate. The squared errors importance-weighted by $1/(p_i + \gamma)$, $\gamma$ =
+0.1 / 1 (seeds 600-619): (1, 100) -0.0002 / +0.0000, (1, 20, 100) at 0.1 +0.0007 (SE 0.0006),
+digits -0.003 / -0.005 / -0.005.
 
 `LinearBandit` plays best with a penalty near 20, and digits with 100. The played arm's
 prequential error, which the mixture weights by, does not tell the two apart on
-`LinearBandit`. A criterion that did would be a way to close the 0.0008. None of the three
-tried here does without larger losses elsewhere.
+`LinearBandit`. A criterion that did would be a way to close the 0.0008. None of those
+tried here does it without larger losses elsewhere.
 
 **Twenty-fourth session (issue 13, target 1 on `LinearBandit`: a measurement and screens,
 nothing adopted).** Part 1 on 200 seeds no run had used (`--seeds 400-599 --part1-only`):

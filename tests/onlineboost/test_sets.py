@@ -369,3 +369,23 @@ def test_ball_samples_are_uniform_in_the_ball(d):
     if d > 1:  # directions: the mean unit vector is near 0
         u = (X - 2.0) / (r[:, None] * 3.0)
         assert np.abs(u.mean(axis=0)).max() < 4.0 / np.sqrt(4000)
+
+
+@pytest.mark.parametrize("scale, cap", [(1.0, 0.3), (2.0, 0.5), (1.0, 1.0)])
+def test_capped_projection_breakpoints_solve_ordinary_rows_and_bisection_agrees(scale, cap,
+                                                                               monkeypatch):
+    """The capped projection's exact breakpoint search solves ordinary rows on its own (the
+    bisection is the fallback for breakpoints rounded together only), and the bisection, a
+    different algorithm, gives the same projection."""
+    from onlineboost import sets as module
+
+    X = np.random.default_rng(7).normal(scale=3.0, size=(300, 6))
+    P = module._bisect_capped(X, scale, cap)
+    np.testing.assert_allclose(P.sum(axis=1), scale)
+    assert np.all((P >= 0.0) & (P <= cap))
+
+    def refuse(*args):
+        raise AssertionError("the bisection ran on an ordinary row")
+
+    monkeypatch.setattr(module, "_bisect_capped", refuse)
+    np.testing.assert_allclose(module.projection_capped_simplex(X, cap, scale), P, atol=1e-12)
