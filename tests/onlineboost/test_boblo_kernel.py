@@ -932,3 +932,28 @@ def test_an_update_trusts_its_pulls_lane_only_for_that_policy_and_round(monkeypa
     assert len(calls) == 2  # (the copies' lanes were None: `update`, with `fits`)
     for twin in (*twins, refused):
         assert max(_state_gaps(twin, policy).values()) == 0.0
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "numpy"])
+def test_an_estimate_that_overflows_is_refused_by_name_and_changes_nothing(compiled):
+    """An arm whose loss-model prediction overflows (its weights set to 1e308: the play gives it
+    probability eta/d, a finite law) makes the doubly robust estimate of the round not finite:
+    `update` refuses it naming the context, on the compiled round and on the numpy one, and
+    the pickled state is the same bytes as before."""
+    policy = BoBLO(seed=0) if compiled else _numpy(BoBLO(seed=0))
+    rng = np.random.default_rng(0)
+    arms = [0, 1, 2]
+    for _ in range(40):
+        c = {"a": float(rng.normal()), "b": float(rng.normal())}
+        arm = policy.pull(arms, c)
+        policy.update(arm, c, float(rng.random()))
+    model = policy._model
+    model.G[2, :, -1, :] = 1e308  # arm 2's weights in both penalties' models
+    model._theta = model._last = None
+    c = {"a": 1.0, "b": 1.0}
+    arm = policy.pull(arms, c)
+    assert np.all(np.isfinite(policy.arm_probabilities)) and arm != 2
+    before = pickle.dumps(policy)
+    with pytest.raises(ValueError, match="context: the loss model's prediction is not finite"):
+        policy.update(arm, c, 0.5)
+    assert pickle.dumps(policy) == before
