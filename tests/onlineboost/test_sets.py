@@ -377,15 +377,13 @@ def test_capped_projection_breakpoints_solve_ordinary_rows_and_bisection_agrees(
     """The capped projection's exact breakpoint search solves ordinary rows on its own (the
     bisection is the fallback for breakpoints rounded together only), and the bisection, a
     different algorithm, gives the same projection."""
-    from onlineboost import sets as module
-
     X = np.random.default_rng(7).normal(scale=3.0, size=(300, 6))
-    P = module._bisect_capped(X, scale, cap)
+    P = sets._bisect_capped(X, scale, cap)
     np.testing.assert_allclose(P.sum(axis=1), scale)
     assert np.all((P >= 0.0) & (P <= cap))
 
     def refuse(*args):
         raise AssertionError("the bisection ran on an ordinary row")
 
-    monkeypatch.setattr(module, "_bisect_capped", refuse)
-    np.testing.assert_allclose(module.projection_capped_simplex(X, cap, scale), P, atol=1e-12)
+    monkeypatch.setattr(sets, "_bisect_capped", refuse)
+    np.testing.assert_allclose(sets.projection_capped_simplex(X, cap, scale), P, atol=1e-12)
