@@ -934,13 +934,15 @@ def test_an_update_trusts_its_pulls_lane_only_for_that_policy_and_round(monkeypa
         assert max(_state_gaps(twin, policy).values()) == 0.0
 
 
-@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "numpy"])
-def test_an_estimate_that_overflows_is_refused_by_name_and_changes_nothing(compiled):
+@pytest.mark.parametrize("path", ["compiled", "numpy", "general"])
+def test_an_estimate_that_overflows_is_refused_by_name_and_changes_nothing(path):
     """An arm whose loss-model prediction overflows (its weights set to 1e308: the play gives it
     probability eta/d, a finite law) makes the doubly robust estimate of the round not finite:
-    `update` refuses it naming the context, on the compiled round and on the numpy one, and
-    the pickled state is the same bytes as before."""
-    policy = BoBLO(seed=0) if compiled else _numpy(BoBLO(seed=0))
+    `update` refuses it naming the context, on the compiled round, on the numpy one and on
+    the general round (`BoBLO(n_learners=3)`'s), and the pickled state is the same bytes as
+    before."""
+    policy = {"compiled": lambda: BoBLO(seed=0), "numpy": lambda: _numpy(BoBLO(seed=0)),
+              "general": lambda: BoBLO(n_learners=3, seed=0)}[path]()
     rng = np.random.default_rng(0)
     arms = [0, 1, 2]
     for _ in range(40):

@@ -14,7 +14,7 @@ import learners
 from learners.feature_policy import FeaturePolicyBoostStack, FeaturePolicyStack
 from learners.neighbour_stack import NeighbourStack
 from onlineboost import BoBLO, boblo
-from onlineboost.boblo import DEFAULT_LEARNER, FIXED_WEIGHT_LEARNER, FOURIER_LATER
+from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER, FIXED_WEIGHT_LEARNER, FOURIER_LATER
 from onlineboost.depth import FitLead, PlayLead
 from onlineboost.exp4 import LeadExp4
 from streams import LinearBandit, NonlinearBandit
@@ -57,8 +57,9 @@ class _Overflow:
     would): the round must be refused before anything is stored, as when Exp4 mixed them
     (LeadExp4 plays row 0 alone, but BoOCO's chain product carries a NaN into every row)."""
 
-    def __init__(self, stack):
+    def __init__(self, stack, arms=slice(None)):
         self.stack = stack
+        self.arms = arms  # the arms whose points turn NaN
 
     def __getattr__(self, name):
         return getattr(self.stack, name)
@@ -67,12 +68,14 @@ class _Overflow:
         W = self.stack.predict_vector(c)
         if c[0] > 3.0:
             W = W.copy()
-            W[1:] = np.nan
+            W[1:, self.arms] = np.nan
         return W
 
 
+@pytest.mark.parametrize("arms", [slice(None), slice(-1, None)], ids=["all-arms", "last-arm"])
 @pytest.mark.parametrize("aggregate", ["exp4", "auto"])
-def test_non_finite_later_stages_refuse_the_round(aggregate):
+def test_non_finite_later_stages_refuse_the_round(aggregate, arms):
+    """(NaN in the last arm's points alone: the law's check must look past its first entry.)"""
     policy = BoBLO(n_learners=3, aggregate=aggregate, seed=0, transformer=None)
     rng = np.random.default_rng(0)
     for _ in range(20):
@@ -80,7 +83,7 @@ def test_non_finite_later_stages_refuse_the_round(aggregate):
         arm = policy.pull([0, 1, 2], c)
         policy.update(arm, c, float(rng.random()))
     booco = policy.booco
-    booco._copies = _Overflow(booco._copies)
+    booco._copies = _Overflow(booco._copies, arms)
     lead = policy.exp4.lead
     with pytest.raises(ValueError, match="context"):
         policy.pull([0, 1, 2], {"a": 5.0, "b": 0.0})
@@ -150,3 +153,54 @@ def test_n5_does_not_switch_where_the_first_copy_is_already_right():
     assert isinstance(five.exp4, LeadExp4)
     assert five.exp4.switch_round is None and r5 == r1
     assert np.all(five.exp4.lead < five.exp4.margins)
+
+
+@pytest.mark.parametrize("gamma", [1.0, 0.5])
+def test_after_the_switch_the_stage_plays_its_own_law(gamma):
+    """`aggregate="decision"`: once `PlayLead` has switched to stage j, the round plays
+    (1 - eta) W_j + eta / d, W_j the j-th copy's own point (not BoOCO's chained row). With
+    gamma != eta_1 the first copy alone is expert 0, so stage j is expert j + 1: an expert
+    index not offset by it plays the next copy's law (or runs off the end). The default
+    learner at a fixed temperature of 0.5 (its laws soft, so the copies' laws differ)."""
+    soft = learners.FeaturePolicy(**dict(DEFAULT_LEARNER, **DEFAULT_LATER, temperature=0.5,
+                                         t0=None))
+    policy = BoBLO(soft, n_learners=3, gamma=gamma, aggregate="decision", seed=0)
+    stream = LinearBandit(d=4, k=3, seed=1, n_rounds=200)
+    for c, arms in stream:
+        arm = policy.pull(arms, c)
+        policy.update(arm, c, stream.reward(arm))
+    agg, first = policy.exp4, int(gamma != 1.0)
+    assert isinstance(agg, PlayLead) and policy._first_expert == bool(first)
+    assert agg.n_experts == 3 + first
+    booco = policy.booco
+    seen = []
+
+    def spy(x, points=False):  # BoOCO's own iterates, recorded
+        out = type(booco).iterates(booco, x, points=points)
+        seen.append(out)
+        return out
+
+    booco.iterates = spy
+    judged = []
+
+    def distribution(advice, costs, reference):  # the costs the aggregator judges, recorded
+        judged.append(costs)
+        return type(agg).distribution(agg, advice, costs, reference)
+
+    agg.distribution = distribution
+    context = {f"x{i}": 0.3 * i - 0.4 for i in range(4)}
+    laws = []
+    for j in range(3):  # the stages, copy j + 1's prefix
+        agg.expert = j + first
+        policy.pull([0, 1, 2], context)
+        X, W = seen[-1]
+        assert W.shape == (3, 3)
+        # every stage's predicted costs, the first copy's twice when it is an expert of its own
+        stages = booco.copies.predicted_costs(policy._pending[1])
+        np.testing.assert_array_equal(judged[-1], np.vstack([stages[:first], stages]))
+        eta = policy.exploration
+        np.testing.assert_allclose(policy.arm_probabilities, (1.0 - eta) * W[j] + eta / 3,
+                                   rtol=0, atol=1e-12)
+        laws.append(np.asarray(policy.arm_probabilities))
+    # the three copies' laws differ here, so a wrong row is seen
+    assert min(np.abs(laws[i] - laws[j]).max() for i, j in [(0, 1), (0, 2), (1, 2)]) > 1e-3
