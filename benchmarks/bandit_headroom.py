@@ -232,10 +232,59 @@ def main(argv=None):
 
 
 NOTE = r"""
+**Twenty-sixth session (issue 13, target 1 on `LinearBandit`: a flaw in the screening
+scripts, the twenty-fifth session's screens re-run, three more screens, nothing adopted).**
+Tuning seeds 600-639 (scratch; expected reward, paired against `BoBLO()`).
+
+- **The flaw.** The screens that patch a class (a method of `BoBLO` or of the loss model)
+  run their seeds in joblib workers, and a worker lives on from one task to the next. The
+  scripts held the original method in a module global, which is pickled by reference: in a
+  worker it resolved to whatever patch an earlier task had left on the class. From a
+  worker's second task on, the "default" column ran that patch, and a patch that calls the
+  original ran on top of the earlier one. The scripts now keep the originals once per
+  worker, before any patch, and restore them before every run; the default column then
+  matches `BoBLO()` run alone (0.6656 on `LinearBandit`, seeds 600-639).
+- **The twenty-fifth session's screens re-run that way.** The least-squares weight
+  (+0.0009 / +0.0013; `NonlinearBandit(2, 3)` -0.141 / -0.137, ImageSegments -0.010 /
+  -0.011; the importance-weighted version +0.0014 / +0.0012, -0.015 / -0.014, -0.007 /
+  -0.007), the Thompson-style play (-0.0010 / -0.0004 / -0.0023 / -0.011 / -0.030, without
+  the count bonus -0.0032), the penalty table (every entry within 0.0002; it patched
+  nothing) and the importance-weighted squared errors (-0.0002 / +0.0000 / +0.0007, digits
+  -0.003 / -0.005 / -0.005) reproduce. The decision-value weights moved: (1, 100) -0.0001,
+  (1, 20, 100) +0.0008 / +0.0007 / +0.0012 (SE 0.0006-0.0007), and digits -0.005 / -0.007
+  / -0.007 / -0.006 (SE 0.003), not the 0.003-0.005 reported: the conclusion stands. The
+  numpy round with no patch plays the compiled round's arms (0.0000 on all four streams),
+  where the twenty-fifth session reported -0.0004 / -0.0002 from the flawed scripts.
+  Screens of earlier sessions that patched a class (those marked "patched" above) ran
+  from scripts that are gone. If they kept the original the same way, their default
+  column carries the same flaw, so read their figures with that caveat. A screen like
+  the eleventh session's evidence weighting, re-run cleanly (below), lands within 0.003
+  of it, and its conclusion holds.
+- **The bias column's own prior** (its precision 0.1 / 1 / 10 in every penalty's model,
+  the slopes' unchanged): `LinearBandit` -0.0025 / -0.0025 / -0.0021, digits -0.039 /
+  -0.038 / -0.002, ImageSegments -0.014 / -0.013 / -0.009, `NonlinearBandit(2, 3)` -0.018 /
+  -0.004 / -0.005 (SE 0.0005-0.007). Shrinking the arms' mean losses as hard as their
+  slopes plays best.
+- **The second penalty scaled with the model's columns** $q$ (the context's plus the
+  bias; `model_l2=(1, c q)`, $c$ = 1 / 1.5 / 2 / 3). The rule: with the losses' total
+  signal bounded, as on $[0, 1]$, ridge's best penalty grows with $q$. `LinearBandit`
+  ($q$ = 11) +0.0007 / +0.0011 / +0.0011 / +0.0012 (SE 0.0005), digits (65) -0.007 /
+  -0.002 / -0.001 / +0.002, ImageSegments (19) -0.004 / -0.003 / -0.004 / -0.002,
+  `NonlinearBandit(2, 3)` (3) -0.022 / -0.020 / -0.019 / -0.014 (SE 0.004-0.005). The
+  low-dimensional stream whose losses are not linear needs the heavy penalty whatever its
+  $q$; not adopted.
+- **Evidence weights, re-run cleanly.** (1, 100), each model weighted by its prequential
+  log predictive density (predictive variance $\sigma^2(1 + \tilde c^\top P_a\tilde c)$,
+  $\sigma^2$ the mixture's running squared residual). `LinearBandit` -0.0004, ImageSegments
+  -0.008, digits -0.004, `NonlinearBandit(2, 3)` +0.012. At a tenth of the rate: -0.0002 /
+  -0.002 / -0.002 / -0.007. Squared errors standardised by $1 + \tilde c^\top P_a\tilde c$:
+  `LinearBandit` -0.0002 / +0.0002 (rate 1/2, 1/8), digits -0.057 / -0.060.
+
 **Twenty-fifth session (issue 13, target 1 on `LinearBandit`: more screens, nothing
 adopted).** Tuning seeds 600-639 unless stated (scratch; expected reward, paired
-against `BoBLO()`). The scripts that patch the round run BoBLO's numpy path; the same path
-with no patch gives -0.0004 / -0.0002 (SE 0.0003), level with the compiled one.
+against `BoBLO()`). The scripts that patch the round run BoBLO's numpy path. (Corrected
+in the twenty-sixth session, which re-ran every screen below: the scripts' default column
+carried a flaw, and the figures below are the re-run's where they moved.)
 
 - **The correction's weight by least squares** in place of the policy-gradient step: the
   played arm's residual $\ell - m_i(c)$ regressed on its correction $\hat g_i(c)$, both taken
@@ -273,8 +322,9 @@ as low as penalty 1's. Digits needs 100.
 
 **Mixture weights by decision value** (seeds 600-619). Each penalty's greedy arm is scored by
 its doubly robust estimated loss (implicit 0.1), and the scores are exponentially weighted
-(rate 1 / 0.3, or times the squared-error weights). (1, 100): -0.0000; (1, 20, 100): +0.0005
-/ +0.0006 / +0.0007 (SE 0.0005-0.0006). The penalties mostly choose the same arm, so their
+(rate 1 / 0.3, or times the squared-error weights). (1, 100): -0.0001; (1, 20, 100): +0.0008
+/ +0.0007 / +0.0012 (SE 0.0006-0.0007), digits -0.005 / -0.007 / -0.007 / -0.006.
+The penalties mostly choose the same arm, so their
 scores barely separate. The squared errors importance-weighted by $1/(p_i + \gamma)$, $\gamma$ =
 0.1 / 1 (seeds 600-619): (1, 100) -0.0002 / +0.0000, (1, 20, 100) at 0.1 +0.0007 (SE 0.0006),
 digits -0.003 / -0.005 / -0.005.
