@@ -279,6 +279,14 @@ Tuning seeds 600-639 (scratch; expected reward, paired against `BoBLO()`).
   -0.008, digits -0.004, `NonlinearBandit(2, 3)` +0.012. At a tenth of the rate: -0.0002 /
   -0.002 / -0.002 / -0.007. Squared errors standardised by $1 + \tilde c^\top P_a\tilde c$:
   `LinearBandit` -0.0002 / +0.0002 (rate 1/2, 1/8), digits -0.057 / -0.060.
+- **The correction gated by its own evidence.** Each arm's correction $\hat g_a(c)$ is
+  scaled by $\hat g_a^2 / (\hat g_a^2 + \kappa\,\hat\sigma_a^2\,\phi^\top P\phi)$, with
+  $P$ the correction's inverse Gram matrix and $\hat\sigma_a^2$ the running mean squared
+  residual of arm $a$'s fit. Where the correction is noise, as on a linear stream, it
+  should fall away. $\kappa$ = 0.25 / 1 / 4: `LinearBandit` +0.0003 / +0.0005 / +0.0000
+  (SE 0.0004-0.0005), `NonlinearBandit(2, 3)` -0.0004 / -0.0010 / -0.0018, ImageSegments
+  +0.0003 / -0.0014 / -0.0022, digits -0.0045 / -0.0013 / -0.0028 (SE 0.0013-0.0044). The
+  learnt weight barely moves (0.76-0.85 on `LinearBandit`, against 0.92). Not adopted.
 
 **Twenty-fifth session (issue 13, target 1 on `LinearBandit`: more screens, nothing
 adopted).** Tuning seeds 600-639 unless stated (scratch; expected reward, paired
