@@ -184,6 +184,7 @@ def test_bad_input_raises_and_changes_nothing():
 
 @pytest.mark.parametrize("kwargs", [{"exploration": 0.0}, {"exploration": 1.5},
                                     {"estimator": "tree"}, {"model_l2": 0.0}, {"baseline": 2.0},
+                                    {"baseline": 1.2}, {"baseline": -0.1},
                                     {"optimism": -0.1}, {"aggregate": "hedge"}, {"seed": "1"},
                                     {"seed": 1.5}, {"exploration": True},
                                     {"implicit": -1.0},
@@ -192,6 +193,63 @@ def test_bad_input_raises_and_changes_nothing():
 def test_bad_parameters(kwargs):
     with pytest.raises(ValueError, match=next(iter(kwargs))):
         BoBLO(**kwargs)
+
+
+@pytest.mark.parametrize("kwargs", [{"exploration": 1.0}, {"exploration": 1e-9},
+                                    {"model_l2": 0.3}, {"model_l2": (0.2, 0.4)},
+                                    {"baseline": 0.0}, {"baseline": 1.0}, {"implicit": 0.0},
+                                    {"implicit": "sqrt"}, {"optimism": 0.0}, {"gamma": 0.4}])
+def test_parameters_at_the_edge_of_their_range_are_taken(kwargs):
+    """The valid ends of each checked range (and a penalty below 1) build a policy that plays,
+    so a bound drawn too tight is seen as well as one drawn too loose (above)."""
+    policy = BoBLO(seed=0, **kwargs)
+    name, value = next(iter(kwargs.items()))
+    assert getattr(policy, name) == value
+    arm = policy.pull([0, 1, 2], {"a": 0.5})
+    policy.update(arm, {"a": 0.5}, 1.0)
+    assert abs(sum(policy.arm_probabilities) - 1.0) < 1e-12
+
+
+def test_the_documented_defaults():
+    """What `BoBLO()` is promised to be (the class docstring, BENCHMARKS.md's rows): the
+    doubly robust estimator on the (1, 100) penalty mixture, floor 0.001, implicit exploration
+    1, no optimism, one copy, `aggregate="auto"`, at most 1,000 context columns, the count
+    bonus, no burn-in (river's policies may play uniformly first: this one plays its law
+    from the first round)."""
+    policy = BoBLO()
+    assert (policy.estimator, policy.model_l2, policy.exploration) == ("dr", (1.0, 100.0), 0.001)
+    assert (policy.implicit, policy.optimism, policy.baseline) == (1.0, 0.0, 0.5)
+    assert (policy.n_learners, policy.gamma, policy.aggregate) == (1, 1.0, "auto")
+    assert (policy.max_features, policy.count_bonus, policy.burn_in) == (1000, "auto", 0)
+    assert policy.drift_discount == 100.0 and policy.reward_range == (0.0, 1.0)
+
+
+def test_the_first_pull_refuses_bad_arm_ids_and_changes_nothing():
+    """Duplicate arms, fewer than two, unhashable or non-iterable ids, and a count that is not
+    the explicit simplex's dimension are refused on the first pull by name, the pickled state
+    unchanged; the policy then plays as an untouched twin does. An explicit `Simplex(3)`
+    plays the default policy's arms on three arms."""
+    context = {"a": 0.5, "b": -1.0}
+    for make, bads in [(lambda: BoBLO(seed=0), ([0, 0, 1], ["a", "a"], [0], [], [[0], 1, 2], 5)),
+                       (lambda: BoBLO(decision_set=sets.Simplex(3), seed=0),
+                        ([0, 1], [0, 1, 2, 3], [0, 0, 1]))]:
+        policy, twin = make(), make()
+        for bad in bads:
+            before = _state(policy)
+            with pytest.raises(ValueError, match="arm_ids"):
+                policy.pull(bad, context)
+            assert _state(policy) == before
+        arm = policy.pull([0, 1, 2], context)
+        assert arm == twin.pull([0, 1, 2], context)
+        np.testing.assert_array_equal(policy.arm_probabilities, twin.arm_probabilities)
+    default, explicit = BoBLO(seed=0), BoBLO(decision_set=sets.Simplex(3), seed=0)
+    for t in range(30):
+        c = {"a": np.sin(t), "b": np.cos(3 * t)}
+        arm = default.pull([0, 1, 2], c)
+        assert explicit.pull([0, 1, 2], c) == arm
+        np.testing.assert_array_equal(explicit.arm_probabilities, default.arm_probabilities)
+        default.update(arm, c, float(arm == t % 3))
+        explicit.update(arm, c, float(arm == t % 3))
 
 
 class _DictOnlySoftmax(learners.SoftmaxPolicy):
