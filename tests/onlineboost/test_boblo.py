@@ -189,7 +189,10 @@ def test_bad_input_raises_and_changes_nothing():
                                     {"seed": 1.5}, {"exploration": True},
                                     {"implicit": -1.0},
                                     {"decision_set": sets.Ball([0.0, 0.0], 0.5)},
-                                    {"transformer": 3}, {"n_learners": 0}, {"gamma": 0.0}])
+                                    {"transformer": 3}, {"n_learners": 0}, {"gamma": 0.0},
+                                    {"aggregate": "decision", "estimator": "ips"},
+                                    {"aggregate": "fit", "estimator": "ips"},
+                                    {"drift_discount": 0.9}])
 def test_bad_parameters(kwargs):
     with pytest.raises(ValueError, match=next(iter(kwargs))):
         BoBLO(**kwargs)
@@ -198,7 +201,8 @@ def test_bad_parameters(kwargs):
 @pytest.mark.parametrize("kwargs", [{"exploration": 1.0}, {"exploration": 1e-9},
                                     {"model_l2": 0.3}, {"model_l2": (0.2, 0.4)},
                                     {"baseline": 0.0}, {"baseline": 1.0}, {"implicit": 0.0},
-                                    {"implicit": "sqrt"}, {"optimism": 0.0}, {"gamma": 0.4}])
+                                    {"implicit": "sqrt"}, {"optimism": 0.0}, {"gamma": 0.4},
+                                    {"drift_discount": 1.0}, {"aggregate": "decision"}])
 def test_parameters_at_the_edge_of_their_range_are_taken(kwargs):
     """The valid ends of each checked range (and a penalty below 1) build a policy that plays,
     so a bound drawn too tight is seen as well as one drawn too loose (above)."""
