@@ -202,7 +202,8 @@ def test_bad_parameters(kwargs):
                                     {"model_l2": 0.3}, {"model_l2": (0.2, 0.4)},
                                     {"baseline": 0.0}, {"baseline": 1.0}, {"implicit": 0.0},
                                     {"implicit": "sqrt"}, {"optimism": 0.0}, {"gamma": 0.4},
-                                    {"drift_discount": 1.0}, {"aggregate": "decision"}])
+                                    {"drift_discount": 1.0}, {"aggregate": "decision"},
+                                    {"max_features": 1}])
 def test_parameters_at_the_edge_of_their_range_are_taken(kwargs):
     """The valid ends of each checked range (and a penalty below 1) build a policy that plays,
     so a bound drawn too tight is seen as well as one drawn too loose (above)."""
@@ -212,6 +213,36 @@ def test_parameters_at_the_edge_of_their_range_are_taken(kwargs):
     arm = policy.pull([0, 1, 2], {"a": 0.5})
     policy.update(arm, {"a": 0.5}, 1.0)
     assert abs(sum(policy.arm_probabilities) - 1.0) < 1e-12
+
+
+def test_a_robust_scaler_with_its_own_parameters_is_honoured():
+    """Only a default `RobustStandardScaler` runs as BoBLO's own scaler: one with its own
+    clip is applied as a river transformer, so the policy plays what an unscaled policy plays
+    on that scaler's output (and not what the default scaler would give, which
+    clips these outliers elsewhere)."""
+    from onlineboost.scaling import RobustStandardScaler
+
+    rng = np.random.default_rng(3)
+    own = BoBLO(transformer=RobustStandardScaler(clip=1.5), seed=0)
+    plain, scaler = BoBLO(transformer=None, seed=0), RobustStandardScaler(clip=1.5)
+    default = BoBLO(transformer=RobustStandardScaler(), seed=0)
+    gaps = []
+    for t in range(200):
+        c = {"a": float(rng.standard_t(1)), "b": float(rng.normal())}
+        scaler.learn_one(c)
+        x = scaler.transform_one(c)
+        arm = own.pull([0, 1, 2], c)
+        assert plain.pull([0, 1, 2], x) == arm
+        # (the transformer's round is the general path, the unscaled one the compiled: the same
+        # operations up to summation order)
+        np.testing.assert_allclose(own.arm_probabilities, plain.arm_probabilities, rtol=1e-9)
+        other = default.pull([0, 1, 2], c)
+        gaps.append(np.abs(default.arm_probabilities - own.arm_probabilities).max())
+        r = float(arm == (c["a"] > 0.0))
+        own.update(arm, c, r)
+        plain.update(arm, x, r)
+        default.update(other, c, float(other == (c["a"] > 0.0)))
+    assert max(gaps) > 1e-3
 
 
 def test_the_documented_defaults():
