@@ -204,3 +204,63 @@ def test_after_the_switch_the_stage_plays_its_own_law(gamma):
         laws.append(np.asarray(policy.arm_probabilities))
     # the three copies' laws differ here, so a wrong row is seen
     assert min(np.abs(laws[i] - laws[j]).max() for i, j in [(0, 1), (0, 2), (1, 2)]) > 1e-3
+
+
+@pytest.mark.parametrize("gamma, step_size", [(1.0, "frank-wolfe"), (0.5, "frank-wolfe"),
+                                              (1.0, 0.25), (0.3, [0.6, 0.5, 0.4])])
+def test_the_first_copy_alone_is_an_expert_of_its_own_with_its_own_rescaling(gamma, step_size):
+    """Exp4's experts are the stages $x^1..x^N$ and, where $\\gamma \\ne \\eta_1$, the first copy
+    alone, $W_1 = \\mu + (\\gamma/\\eta_1)(x^1 - \\mu)$ (its own point; $x^1$ is it rescaled by
+    $\\eta_1/\\gamma$), put in the simplex. Each advises $(1 - \\eta)\\pi + \\eta/d$. The prior puts
+    half its mass on $x^1$, the point BoOCO with one copy plays, the rest evenly on the others.
+    Checked against BoOCO's own iterates, recorded by a spy, on a policy that has learnt."""
+    eta1 = 2.0 / (1.0 + 1.0) if step_size == "frank-wolfe" else np.atleast_1d(step_size)[0]
+    policy = BoBLO(learners.FeaturePolicy(**FIXED_LEARNER), n_learners=3, gamma=gamma,
+                   step_size=step_size, aggregate="exp4", seed=0)
+    stream = LinearBandit(d=4, k=3, seed=2, n_rounds=150)
+    for c, arms in stream:
+        arm = policy.pull(arms, c)
+        policy.update(arm, c, stream.reward(arm))
+    first = abs(gamma / eta1 - 1.0) > 1e-12
+    agg, booco = policy.exp4, policy.booco
+    assert isinstance(agg, LeadExp4) and agg.n_experts == 3 + first
+    rest = 0.5 / (2 + first)
+    want = [rest, 0.5, rest, rest] if first else [0.5, rest, rest]
+    np.testing.assert_allclose(agg.prior, want, rtol=1e-15)
+    seen, advised = [], []
+
+    def iterates(x):
+        out = type(booco).iterates(booco, x)
+        seen.append(out)
+        return out
+
+    def distribution(advice):
+        advised.append(advice)
+        return type(agg).distribution(agg, advice)
+
+    booco.iterates, agg.distribution = iterates, distribution
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        c = {f"x{i}": float(v) for i, v in enumerate(rng.normal(size=4))}
+        arm = policy.pull([0, 1, 2], c)
+        X, advice = seen[-1], advised[-1]
+        mu = np.full(3, 1.0 / 3.0)
+        rows = np.vstack([mu + (gamma / eta1) * (X[:1] - mu), X]) if first else X
+        rows = np.array([_simplex_projection(r) for r in rows])
+        eta = policy.exploration
+        np.testing.assert_allclose(advice, (1.0 - eta) * rows + eta / 3, rtol=0, atol=1e-12)
+        policy.update(arm, c, 0.5)
+    # two experts: half and half
+    two = BoBLO(learners.FeaturePolicy(**FIXED_LEARNER), n_learners=2 - first, gamma=gamma,
+                step_size=float(eta1), aggregate="exp4", seed=0)
+    two.pull([0, 1, 2], {"x0": 0.1})
+    np.testing.assert_allclose(two.exp4.prior, [0.5, 0.5], rtol=1e-15)
+
+
+def _simplex_projection(v: np.ndarray) -> np.ndarray:
+    """The Euclidean projection onto the simplex by sorting (Duchi et al. 2008), written out."""
+    u = np.sort(v)[::-1]
+    css = np.cumsum(u)
+    k = np.arange(1, len(v) + 1)
+    rho = np.nonzero(u * k > css - 1.0)[0][-1]
+    return np.maximum(v - (css[rho] - 1.0) / (rho + 1.0), 0.0)
