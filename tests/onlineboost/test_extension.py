@@ -251,3 +251,28 @@ def test_prox_distance_with_no_pull_warns_nothing(K):
         warnings.simplefilter("error")
         p = prox_distance(z, K, 0.0)
     np.testing.assert_allclose(p, z, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("loss, K", [(losses.Squared(), sets.Interval(-1.0, 1.0)),
+                                     (losses.Linear(), sets.Simplex(3)),
+                                     (losses.Huber(0.5), sets.Box([0.0, -1.0], [1.0, 2.0]))],
+                         ids=repr)
+def test_one_point_is_the_stack_of_one(loss, K):
+    """`prox`, `gradient`, `value` and `value_and_gradient` of a single point (a scalar on an
+    interval, a vector elsewhere) are the first row of the same calls on the stack of that
+    one point, in the point's own shape."""
+    ext = Extension(loss, K, delta=0.3, kappa=2.0)
+    rng = np.random.default_rng(11)
+    y = make_y(loss, K, rng)
+    for _ in range(3):
+        x = K.centroid + 2.0 * rng.normal(size=K.dim)
+        point = float(x[0]) if K.dim == 1 else x
+        stack = x.reshape(1, -1)
+        p, g = ext.prox(point, y), ext.gradient(point, y)
+        assert np.shape(p) == np.shape(g) == np.shape(point)
+        np.testing.assert_allclose(np.reshape(p, -1), ext.prox(stack, y)[0], rtol=1e-12)
+        np.testing.assert_allclose(np.reshape(g, -1), ext.gradient(stack, y)[0], rtol=1e-12)
+        value, grad = ext.value_and_gradient(point, y)
+        assert np.ndim(value) == 0
+        np.testing.assert_allclose(value, ext.value(stack, y)[0], rtol=1e-12)
+        np.testing.assert_allclose(np.reshape(grad, -1), ext.gradient(stack, y)[0], rtol=1e-12)
