@@ -331,6 +331,9 @@ def test_huge_context_gives_a_finite_action_in_K(K):
     ({"step_size": 1e-200}, "step_size"),
     ({"step_size": [0.5, 1e-200]}, "step_size"),
     ({"step_size": [0.5, 0.5, 0.5]}, "step_size"),
+    ({"step_size": 1.2}, "step_size"),
+    ({"step_size": [0.5, 1.01]}, "step_size"),
+    ({"kappa": -0.1}, "kappa"),
     ({"seed": "abc"}, "seed"),
     ({"seed": -1}, "seed"),
     ({"seed": 1.5}, "seed"),
@@ -382,3 +385,57 @@ def test_iterates_with_points_gives_the_copies_points_the_rows_are_chained_from(
             model.learn_iterates(x, X, rng.normal(size=3))
         else:
             model.learn_one(x, rng.normal(size=3))
+
+
+@pytest.mark.parametrize("kwargs", [{"step_size": 1.0}, {"step_size": [1.0, 0.5]},
+                                    {"kappa": 0.0}, {"gamma": 1.0}])
+def test_parameters_at_the_edge_of_their_range_are_taken(kwargs):
+    """eta_i = 1, kappa = 0 and gamma = 1 are in range: the model builds and learns."""
+    model = BoOCO(learners.LinearOGD(), n_learners=2, decision_set=sets.Interval(-1.0, 1.0),
+                  seed=0, **kwargs)
+    model.learn_one({"a": 0.5}, 0.3)
+    assert -1.0 <= model.predict_one({"a": 0.5}) <= 1.0
+
+
+def test_kappa_none_is_the_running_maximum_of_the_gradient_bound():
+    """`kappa=None`: kappa_t = max_{s <= t} G_s, G_s the loss's Lipschitz bound over K at
+    y_s (|y_s| for the linear loss), from 0: not from any floor of its own."""
+    K = sets.Simplex(3)
+    model = BoOCO(learners.LinearOGD(K), n_learners=2, gamma=1.0, decision_set=K,
+                  loss=losses.Linear(), seed=0)
+    running = 0.0
+    for y in ([0.1, 0.2, -0.2], [0.05, 0.0, 0.0], [0.3, -0.4, 0.0], [0.0, 0.1, 0.0]):
+        model.learn_one({"a": 1.0}, np.array(y))
+        running = max(running, float(np.linalg.norm(y)))
+        assert model.parameters_in_use["kappa"] == pytest.approx(running, rel=1e-15)
+
+
+@pytest.mark.parametrize("gamma, step_size", [(0.5, "frank-wolfe"), (0.8, [0.9, 0.4, 0.25]),
+                                              (0.75, 0.5), (1.0, "theory")])
+def test_a_regressor_copy_i_takes_the_gradient_scaled_by_gamma_over_eta_i(gamma, step_size):
+    """With a regressor (the reduction with lam = 1) copy i is trained on step 4's gradient
+    at x^{i-1} divided by lam_i = eta_i / gamma (`lam="auto"`), so that stage i adds its
+    fitted residual at full size. Checked on a box, where step 4 runs on numpy: the
+    gradients the copies receive, recorded, against the extension's own at BoOCO's
+    iterates."""
+    K = sets.Box([0.0, -1.0], [1.0, 1.0])
+    model = BoOCO(learners.OnlineRidge(), n_learners=3, gamma=gamma, step_size=step_size,
+                  decision_set=K, loss=losses.Squared(), kappa=2.0, seed=0)
+    eta = model.parameters_in_use["eta"]
+    ext = Extension(losses.Squared(), K, model.parameters_in_use["delta"], 2.0)
+    seen = []
+    learn = model._copies.learn
+
+    def spy(x, G):
+        seen.append(np.array(G))
+        return learn(x, G)
+
+    model._copies.learn = spy
+    rng = np.random.default_rng(2)
+    for _ in range(6):
+        x, y = {"a": float(rng.normal()), "b": float(rng.normal())}, rng.uniform(-1, 1, 2)
+        X = model.iterates(x)
+        model.learn_one(x, y)
+        prev = np.vstack([K.centroid, X[:-1]])
+        want = ext.gradient(prev, y) * (gamma / eta)[:, None]
+        np.testing.assert_allclose(seen[-1], want, rtol=1e-12, atol=1e-15)
