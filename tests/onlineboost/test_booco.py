@@ -439,3 +439,49 @@ def test_a_regressor_copy_i_takes_the_gradient_scaled_by_gamma_over_eta_i(gamma,
         prev = np.vstack([K.centroid, X[:-1]])
         want = ext.gradient(prev, y) * (gamma / eta)[:, None]
         np.testing.assert_allclose(seen[-1], want, rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("n", [1, 3])
+@pytest.mark.parametrize("K", [sets.Simplex(3), sets.Box([0.0, -1.0], [2.0, 1.0]),
+                               sets.Interval(-1.0, 1.0)], ids=repr)
+def test_iterates_follow_step_2s_recurrence(n, K):
+    """x^i = mu + z^i, z^0 = 0, z^i = (1 - eta_i) z^{i-1} + (eta_i / gamma)(W_i - mu), for the
+    copies' own points W_i (`points=True`), on sets centred off 0 (one copy's plain-float
+    chain included) and at 0; `iterate_one` is the first row."""
+    learner = (learners.RidgePolicy() if isinstance(K, sets.Simplex)
+               else learners.LinearOGD(K, lr=0.5))
+    loss = losses.Linear() if isinstance(K, sets.Simplex) else losses.Squared()
+    model = BoOCO(learner, n_learners=n, gamma=0.6, step_size=0.4 if n == 1 else [0.9, 0.5, 0.3],
+                  decision_set=K, loss=loss, seed=0)
+    eta, mu = model.parameters_in_use["eta"], K.centroid
+    rng = np.random.default_rng(4)
+    vector = isinstance(K, sets.Simplex)
+    for _ in range(5):
+        c = rng.normal(size=2)
+        x = c if vector else {"a": float(c[0]), "b": float(c[1])}
+        X, W = model.iterates(x, points=True)
+        z, want = np.zeros(K.dim), []
+        for i in range(n):
+            z = (1.0 - eta[i]) * z + (eta[i] / 0.6) * (W[i] - mu)
+            want.append(mu + z)
+        np.testing.assert_allclose(X, want, rtol=1e-12, atol=1e-15)
+        if vector:
+            np.testing.assert_allclose(model.iterate_one(x), want[0], rtol=1e-12, atol=1e-15)
+        y = (rng.normal(size=K.dim) if vector else float(rng.uniform(-1, 1)) if K.dim == 1
+             else rng.uniform(-1, 1, K.dim))
+        model.learn_iterates(x, X, y)
+
+
+def test_iterates_refuse_contexts_the_copies_cannot_take():
+    """`iterates` on copies that take feature dicts only and do not check them (a regressor
+    through the reduction): a float vector is refused by name, not sent to a method they
+    lack, and a non-finite or non-numeric feature by its key, the model unchanged."""
+    model = BoOCO(learners.OnlineRidge(), n_learners=2, seed=0)
+    model.learn_one({"a": 0.5}, 0.3)
+    before = pickle.dumps(model)
+    with pytest.raises(ValueError, match="x must be a dict"):
+        model.iterates(np.array([0.5, 1.0]))
+    for bad in (float("nan"), float("inf"), "x"):
+        with pytest.raises(ValueError, match="x\\['a'\\]"):
+            model.iterates({"a": bad})
+    assert pickle.dumps(model) == before
