@@ -485,3 +485,79 @@ def test_iterates_refuse_contexts_the_copies_cannot_take():
         with pytest.raises(ValueError, match="x\\['a'\\]"):
             model.iterates({"a": bad})
     assert pickle.dumps(model) == before
+
+
+@pytest.mark.parametrize("kappa", [1.5, None])
+def test_the_interval_paths_gradients_are_the_extensions(kappa):
+    """The squared loss on an interval (BoOCO's regression round, in plain floats): copy i
+    takes the gradient of the extension at x^{i-1}, the same as `Extension.gradient`'s (its
+    prox of lam Dist with lam = delta kappa / (1 + delta)), with kappa the running maximum of
+    the loss's Lipschitz bound over [lo, hi], max(|lo - y|, |hi - y|), under `kappa=None`.
+    A small gamma sends the iterates well outside K, where the pull towards K acts."""
+    K = sets.Interval(-1.0, 2.0)
+    model = BoOCO(learners.LinearOGD(K, lr=2.0), n_learners=3, gamma=0.2,
+                  step_size="frank-wolfe", decision_set=K, loss=losses.Squared(), delta=0.5,
+                  kappa=kappa, seed=0)
+    seen = []
+    learn = model._copies.learn
+
+    def spy(x, G):
+        seen.append(np.array(G))
+        return learn(x, G)
+
+    model._copies.learn = spy
+    rng = np.random.default_rng(8)
+    running, outside = 0.0, 0
+    for _ in range(30):
+        x, y = {"a": float(rng.normal())}, float(rng.uniform(-1.0, 2.0))
+        X = model.iterates(x)
+        model.learn_one(x, y)
+        running = max(running, abs(-1.0 - y), abs(2.0 - y))
+        k = running if kappa is None else kappa
+        assert model.parameters_in_use["kappa"] == k
+        prev = np.vstack([[K.centroid], X[:-1]]).reshape(-1, 1)
+        want = Extension(losses.Squared(), K, 0.5, k).gradient(prev, y)
+        np.testing.assert_allclose(seen[-1], want, rtol=1e-12, atol=1e-15)
+        outside += int(np.sum(np.abs(prev - 0.5) > 1.5 + 0.5 * k / 1.5))
+    assert outside > 10  # (the pull's case, beyond lam of K, was met)
+
+
+def test_targets_in_any_numeric_form_are_the_same_target():
+    """An int, a numpy scalar and a one-entry array are the float target they hold (the
+    interval's path); a cost vector may be a list (the linear loss), but one of the wrong
+    length is refused by name with the model unchanged."""
+    states = []
+    for y in (1, np.float64(1.0), np.array([1.0]), 1.0):
+        model = BoOCO(learners.LinearOGD(), n_learners=2, decision_set=sets.Interval(-1, 1),
+                      seed=0)
+        model.learn_one({"a": 0.5}, y)
+        model.learn_iterates({"a": 0.2}, model.iterates({"a": 0.2}), y)  # (the public round)
+        states.append(model.predict_one({"a": 0.3}))
+    assert len(set(states)) == 1
+    K = sets.Simplex(3)
+    a, b = (BoOCO(learners.LinearOGD(K), n_learners=2, decision_set=K, loss=losses.Linear(),
+                  seed=0) for _ in range(2))
+    a.learn_one({"a": 0.5}, [1, 0, 0])
+    b.learn_one({"a": 0.5}, np.array([1.0, 0.0, 0.0]))
+    assert pickle.dumps(a) == pickle.dumps(b)
+    for bad in ([1.0, 0.0], [[1.0, 0.0, 0.0]], 1.0):
+        with pytest.raises(ValueError, match="y must be a cost vector of length 3"):
+            a.learn_one({"a": 0.5}, bad)
+    assert pickle.dumps(a) == pickle.dumps(b)
+
+
+def test_learn_iterates_needs_the_iterates_with_more_than_one_copy():
+    """`learn_iterates(x, None, y)` is one copy's round (copy 1 learns at mu, as with its
+    iterates); with two copies or more the iterates are needed, and their absence is refused
+    by name."""
+    for n in (2, 3):
+        model = BoOCO(learners.LinearOGD(), n_learners=n, decision_set=sets.Interval(-1, 1),
+                      seed=0)
+        with pytest.raises(ValueError, match="X: the iterates"):
+            model.learn_iterates({"a": 0.5}, None, 0.3)
+    one, two = (BoOCO(learners.LinearOGD(), n_learners=1, decision_set=sets.Interval(-1, 1),
+                      seed=0) for _ in range(2))
+    one.learn_iterates({"a": 0.5}, None, 0.3)
+    two.learn_iterates({"a": 0.5}, two.iterates({"a": 0.5}), 0.3)
+    for v in (-1.0, 0.2, 3.0):
+        assert one.iterates({"a": v}).tolist() == two.iterates({"a": v}).tolist()
