@@ -166,6 +166,10 @@ def test_mirror_map_inverse_and_bregman_definition(R):
     generic = mirror.Regulariser.bregman(R, x, y)  # from value and grad only
     np.testing.assert_allclose(R.bregman(x, y), generic, rtol=1e-10, atol=1e-12)
     assert np.all(R.bregman(x, y) >= 0)
+    # the closed forms: half the squared distance, the generalised KL divergence
+    closed = (0.5 * np.sum((x - y) ** 2, axis=-1) if R is QUADRATIC
+              else np.sum(x * np.log(x / y) - x + y, axis=-1))
+    np.testing.assert_allclose(R.bregman(x, y), closed, rtol=1e-10, atol=1e-12)
 
 
 def test_lemma4_double_projection_is_an_approximate_projection():
