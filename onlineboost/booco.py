@@ -314,11 +314,8 @@ class _BoOCOCore(base.Base):
         G = self._ext.gradient_unchecked(X_prev, y)
         return G if self._unit_scale else G * self._grad_scale
 
-    def _action(self, x: dict) -> np.ndarray:
-        return self._K.project_unchecked(self.iterates(x)[-1])  # step 3: Pi_K(x^N)
-
     def _scalar_action(self, x: dict) -> float:
-        """`_action` for an interval K, as a float."""
+        r"""Step 3 on an interval K, as a float: $\Pi_K(x^N)$, the last iterate clipped."""
         lo, hi = self._interval
         return min(max(float(self.iterates(x)[-1, 0]), lo), hi)
 

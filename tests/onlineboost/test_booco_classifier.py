@@ -343,3 +343,27 @@ def test_a_pickle_from_before_the_linear_expert_had_its_name_loads():
         assert restored.predict_proba_one(x) == model.predict_proba_one(x)
         restored.learn_one(x, y)
         model.learn_one(x, y)
+
+
+@pytest.mark.parametrize("loss", ["squared", "logistic"])
+def test_without_the_aggregate_it_plays_the_last_stage(loss):
+    """`aggregate=False`: the paper's play, the score Pi_K(x^N) of the last stage; its
+    probability the loss's link (0.5 (1 + s) clipped for the squared loss, the sigmoid for
+    the logistic), its label the score's sign. Checked against `iterates` on a learnt model
+    whose stages disagree."""
+    model = BoOCOClassifier(learners.LinearOGD(), n_learners=3, gamma=0.5, loss=loss,
+                            bound=2.0, aggregate=False, seed=0)
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        x = {"a": float(rng.normal()), "b": float(rng.normal())}
+        model.learn_one(x, x["a"] + 0.3 * x["b"] > 0)
+    spread = 0.0
+    for _ in range(20):
+        x = {"a": float(rng.normal()), "b": float(rng.normal())}
+        X = model.iterates(x)[:, 0]
+        s = min(max(float(X[-1]), -2.0), 2.0)
+        p = 0.5 * (1.0 + min(max(s, -1.0), 1.0)) if loss == "squared" else 1 / (1 + math.exp(-s))
+        assert model.predict_proba_one(x)[True] == pytest.approx(p, rel=1e-12, abs=1e-15)
+        assert model.predict_one(x) == (s > 0)
+        spread = max(spread, abs(float(X[-1] - X[-2])))
+    assert spread > 1e-3
