@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import pickle
 
 import numpy as np
@@ -561,3 +562,38 @@ def test_learn_iterates_needs_the_iterates_with_more_than_one_copy():
     two.learn_iterates({"a": 0.5}, two.iterates({"a": 0.5}), 0.3)
     for v in (-1.0, 0.2, 3.0):
         assert one.iterates({"a": v}).tolist() == two.iterates({"a": v}).tolist()
+
+
+@pytest.mark.parametrize("K", [None, sets.Box([0.0, -1.0], [1.0, 1.0])], ids=["interval", "box"])
+def test_the_aggregate_mixes_once_a_stage_leads_by_its_bound(K):
+    """The aggregate plays the first copy until some stage's cumulative loss trails the first
+    copy's by ln(1/pi_1)/eta = ln 2/eta (pi_1 = 1/2), and mixes from the next round on; the
+    regret bounds it reports are ln 2/eta against the first copy and ln(4N)/eta + D^2/2
+    against each stage, eta = 4/D^2 on an interval, 1/D^2 elsewhere."""
+    n = 4
+    model = BoOCO(n_learners=n, seed=0) if K is None else BoOCO(
+        learners.LinearOGD(K, lr=0.5), n_learners=n, gamma=0.5, decision_set=K,
+        loss=losses.Squared(), seed=0)
+    D = 2.0 if K is None else K.diameter
+    eta = (4.0 if K is None else 1.0) / D ** 2
+    rng = np.random.default_rng(6)
+    switched = None
+    for t in range(400):
+        x = {"a": float(rng.normal()), "b": float(rng.normal())}
+        y = (np.tanh(2 * x["a"]) * 3.0 if K is None
+             else np.array([float(x["a"] > 0.0), float(np.sign(x["b"]))]))
+        before = model.aggregate_state
+        model.learn_one(x, y)
+        state = model.aggregate_state
+        assert state["eta"] == pytest.approx(eta, rel=1e-12)
+        np.testing.assert_allclose(state["bound"], [math.log(2) / eta]
+                                   + [math.log(4 * n) / eta + D ** 2 / 2] * n, rtol=1e-12)
+        if not before["mixing"]:
+            L = state["experts"]
+            assert state["mixing"] == bool(np.max(L[0] - L) >= math.log(2) / eta)
+            if state["mixing"]:
+                switched = t
+        else:
+            assert state["mixing"]
+            assert not np.allclose(model.aggregate_weights, np.eye(1, n + 1)[0])
+    assert switched is not None and switched > 0
