@@ -597,3 +597,21 @@ def test_the_aggregate_mixes_once_a_stage_leads_by_its_bound(K):
             assert state["mixing"]
             assert not np.allclose(model.aggregate_weights, np.eye(1, n + 1)[0])
     assert switched is not None and switched > 0
+
+
+def test_the_drop_in_regressors_steps_and_target_units():
+    """`BoOCO()` is the drop-in regressor: a regressor through the reduction with the paper's
+    experimental step, eta_i = gamma = 0.01 (lam_i = 1), on the running range of the targets
+    (`target_units` follows it); an explicit decision set keeps the targets in its own units,
+    and an OCO learner gets Frank-Wolfe steps with gamma = 1."""
+    model = BoOCO(n_learners=3, seed=0)
+    np.testing.assert_array_equal(model.parameters_in_use["eta"], [0.01] * 3)
+    for y in (3.0, -5.0, 1.0):
+        model.learn_one({"a": 0.5}, y)
+    assert model.target_units == (-1.0, 4.0)  # [-5, 3] = [c - h, c + h]
+    explicit = BoOCO(learners.LinearOGD(), n_learners=3, decision_set=sets.Interval(-1, 1),
+                     seed=0)
+    np.testing.assert_allclose(explicit.parameters_in_use["eta"], [1.0, 2 / 3, 0.5])
+    for y in (3.0, -5.0):
+        explicit.learn_one({"a": 0.5}, y)
+    assert explicit.target_units == (0.0, 1.0)
