@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import optimize
 
-from onlineboost import bregman, mirror
+from onlineboost import bregman, mirror, sets
 from onlineboost.mirror import Box, CappedSimplex, Simplex
 
 ENTROPY, QUADRATIC = mirror.NegativeEntropy(), mirror.Quadratic()
@@ -315,3 +315,35 @@ def test_bad_update_leaves_state_untouched_and_updater_pickles():
     clone = pickle.loads(pickle.dumps(md))
     d = np.array([1.0, -1.0, 0.5, 0.0])
     np.testing.assert_array_equal(clone.update(state, d, 0.3).w, md.update(state, d, 0.3).w)
+
+
+def test_the_exact_capped_simplex_projection_is_the_projection():
+    """The fallback for coordinates too far apart for y - tau (`_euclidean_capped_simplex_exact`)
+    is the Euclidean projection onto {w : sum w = s, 0 <= w <= u}: on ordinary rows it is the
+    sorting kernel of `onlineboost.sets`; on rows spanning 1e300 it still sums to s within
+    bounds, with the largest coordinates at the cap, the smallest at 0 and the free ones
+    differing as the y do (w = clip(y - tau, 0, u))."""
+    from onlineboost.mirror import _euclidean_capped_simplex_exact as exact
+
+    rng = np.random.default_rng(9)
+    for _ in range(50):
+        n = int(rng.integers(2, 9))
+        scale = float(rng.uniform(0.5, 3.0))
+        cap = float(rng.uniform(scale / n, scale)) * 1.0001
+        y = rng.normal(size=n) * rng.choice([0.1, 1.0, 10.0])
+        want = (sets.projection_capped_simplex(y, cap, scale) if cap < scale
+                else sets.projection_simplex(y, scale))
+        np.testing.assert_allclose(exact(y, min(cap, scale), scale), want, rtol=0, atol=1e-9)
+    y = np.array([1e300, 2.5, 2.4, 1.0, -1e300, 0.9])
+    w = exact(y, 0.4, 1.0)
+    np.testing.assert_allclose(w, [0.4, 0.35, 0.25, 0.0, 0.0, 0.0], rtol=0, atol=1e-12)
+    assert abs(w.sum() - 1.0) < 1e-12  # (tau = 2.15: 2.5 - tau and 2.4 - tau are free)
+    # many coordinates between the far ends: those take the ordinary projection of what the
+    # ends leave (the top one at the cap, the bottom one at 0), the split found by bisection
+    for seed in range(5):
+        mid = np.random.default_rng(seed).normal(size=60)
+        y = np.concatenate([[1e300], mid, [-1e300]])
+        w = exact(y, 0.05, 1.0)
+        want = sets.projection_capped_simplex(mid, 0.05, 0.95)
+        np.testing.assert_allclose(w, np.concatenate([[0.05], want, [0.0]]), rtol=0,
+                                   atol=1e-12)
