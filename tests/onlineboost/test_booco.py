@@ -583,6 +583,12 @@ def test_the_aggregate_mixes_once_a_stage_leads_by_its_bound(K):
         y = (np.tanh(2 * x["a"]) * 3.0 if K is None
              else np.array([float(x["a"] > 0.0), float(np.sign(x["b"]))]))
         before = model.aggregate_state
+        if not before["mixing"]:  # the first copy's own point, in target units
+            W = model.iterates(x, points=True)[1]
+            c, h = model.target_units
+            first = np.clip(W[0], -1.0, 1.0) if K is None else K.project(W[0])
+            np.testing.assert_allclose(np.ravel(model.predict_one(x)), np.ravel(c + h * first),
+                                       rtol=1e-12, atol=1e-12)
         model.learn_one(x, y)
         state = model.aggregate_state
         assert state["eta"] == pytest.approx(eta, rel=1e-12)
@@ -609,6 +615,11 @@ def test_the_drop_in_regressors_steps_and_target_units():
     for y in (3.0, -5.0, 1.0):
         model.learn_one({"a": 0.5}, y)
     assert model.target_units == (-1.0, 4.0)  # [-5, 3] = [c - h, c + h]
+    for ys, units in (((3.0,), (3.0, 3.0)), ((0.0,), (0.0, 1.0)), ((-2.0, -2.0), (-2.0, 2.0))):
+        point = BoOCO(n_learners=2, seed=0)  # one target value so far: h = |c|, or 1 at 0
+        for y in ys:
+            point.learn_one({"a": 0.5}, y)
+        assert point.target_units == units
     explicit = BoOCO(learners.LinearOGD(), n_learners=3, decision_set=sets.Interval(-1, 1),
                      seed=0)
     np.testing.assert_allclose(explicit.parameters_in_use["eta"], [1.0, 2 / 3, 0.5])
