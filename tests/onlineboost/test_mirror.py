@@ -347,3 +347,14 @@ def test_the_exact_capped_simplex_projection_is_the_projection():
         want = sets.projection_capped_simplex(mid, 0.05, 0.95)
         np.testing.assert_allclose(w, np.concatenate([[0.05], want, [0.0]]), rtol=0,
                                    atol=1e-12)
+
+
+def test_a_pre_constraint_of_another_dimension_is_refused():
+    """Sets that know their dimension must agree: a box over 4 coordinates before a simplex
+    over 3 is refused by name; over 3 it is taken and the weights stay in both."""
+    R = mirror.NegativeEntropy()
+    with pytest.raises(ValueError, match="pre_constraint has dimension 4, constraint 3"):
+        mirror.MirrorDescent(R, sets.Simplex(3), pre_constraint=sets.Box([0.0] * 4, [1.0] * 4))
+    md = mirror.MirrorDescent(R, sets.Simplex(3), pre_constraint=sets.Box([0.0] * 3, [0.5] * 3))
+    state = md.update(md.init(3), np.array([1.0, -1.0, 0.0]), 0.5)
+    assert abs(state.w.sum() - 1.0) < 1e-9 and state.w.min() >= 0.0
