@@ -358,3 +358,31 @@ def test_a_pre_constraint_of_another_dimension_is_refused():
     md = mirror.MirrorDescent(R, sets.Simplex(3), pre_constraint=sets.Box([0.0] * 3, [0.5] * 3))
     state = md.update(md.init(3), np.array([1.0, -1.0, 0.0]), 0.5)
     assert abs(state.w.sum() - 1.0) < 1e-9 and state.w.min() >= 0.0
+
+
+@pytest.mark.parametrize("lo, hi", [(0.0, 0.3), (0.05, 0.6), (0.01, np.inf)])
+def test_the_entropy_double_projection_is_clip_then_normalise(lo, hi):
+    """Negative entropy with a box before the simplex (MadaBoost's double projection): the KL
+    projection onto a box clips each coordinate of the mirror image exp(theta - 1), and the
+    KL projection onto the simplex normalises; the log-domain path gives exactly that, for
+    images far apart too."""
+    md = mirror.MirrorDescent(mirror.NegativeEntropy(), Simplex(), mode="active",
+                              pre_constraint=Box(lo, hi))
+    rng = np.random.default_rng(12)
+    for scale in (0.5, 3.0, 30.0):
+        theta = rng.normal(size=5) * scale
+        z = np.clip(np.exp(theta - 1.0), lo, hi)
+        np.testing.assert_allclose(md.project(theta), z / z.sum(), rtol=1e-9, atol=1e-15)
+
+
+def test_the_quadratic_double_projection_is_clip_then_the_euclidean_projection():
+    """The quadratic regulariser's mirror image is theta itself: a box before the simplex
+    clips it, then the Euclidean projection onto the simplex (the sorting kernel of
+    `onlineboost.sets`)."""
+    md = mirror.MirrorDescent(mirror.Quadratic(), Simplex(), mode="active",
+                              pre_constraint=Box(0.1, 0.8))
+    rng = np.random.default_rng(13)
+    for _ in range(5):
+        theta = rng.normal(size=5)
+        want = sets.projection_simplex(np.clip(theta, 0.1, 0.8), 1.0)
+        np.testing.assert_allclose(md.project(theta), want, rtol=1e-9, atol=1e-12)
