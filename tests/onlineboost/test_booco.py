@@ -564,7 +564,8 @@ def test_learn_iterates_needs_the_iterates_with_more_than_one_copy():
         assert one.iterates({"a": v}).tolist() == two.iterates({"a": v}).tolist()
 
 
-@pytest.mark.parametrize("K", [None, sets.Box([0.0, -1.0], [1.0, 1.0])], ids=["interval", "box"])
+@pytest.mark.parametrize("K", [None, sets.Interval(0.0, 3.0), sets.Box([0.0, -1.0], [1.0, 1.0])],
+                         ids=["drop-in", "interval", "box"])
 def test_the_aggregate_mixes_once_a_stage_leads_by_its_bound(K):
     """The aggregate plays the first copy until some stage's cumulative loss trails the first
     copy's by ln(1/pi_1)/eta = ln 2/eta (pi_1 = 1/2), and mixes from the next round on; the
@@ -574,19 +575,22 @@ def test_the_aggregate_mixes_once_a_stage_leads_by_its_bound(K):
     model = BoOCO(n_learners=n, seed=0) if K is None else BoOCO(
         learners.LinearOGD(K, lr=0.5), n_learners=n, gamma=0.5, decision_set=K,
         loss=losses.Squared(), seed=0)
-    D = 2.0 if K is None else K.diameter
-    eta = (4.0 if K is None else 1.0) / D ** 2
+    lo, hi = (-1.0, 1.0) if K is None else K.bounds if isinstance(K, sets.Interval) else (0, 0)
+    interval = K is None or isinstance(K, sets.Interval)
+    D = hi - lo if interval else K.diameter
+    eta = (4.0 if interval else 1.0) / D ** 2
     rng = np.random.default_rng(6)
     switched = None
     for t in range(400):
         x = {"a": float(rng.normal()), "b": float(rng.normal())}
         y = (np.tanh(2 * x["a"]) * 3.0 if K is None
+             else 1.5 + 1.5 * float(np.sign(x["a"])) if interval
              else np.array([float(x["a"] > 0.0), float(np.sign(x["b"]))]))
         before = model.aggregate_state
         if not before["mixing"]:  # the first copy's own point, in target units
             W = model.iterates(x, points=True)[1]
             c, h = model.target_units
-            first = np.clip(W[0], -1.0, 1.0) if K is None else K.project(W[0])
+            first = np.clip(W[0], lo, hi) if interval else K.project(W[0])
             np.testing.assert_allclose(np.ravel(model.predict_one(x)), np.ravel(c + h * first),
                                        rtol=1e-12, atol=1e-12)
         model.learn_one(x, y)
@@ -602,6 +606,18 @@ def test_the_aggregate_mixes_once_a_stage_leads_by_its_bound(K):
         else:
             assert state["mixing"]
             assert not np.allclose(model.aggregate_weights, np.eye(1, n + 1)[0])
+            if interval:  # Vovk's substitution over the experts' points, by hand
+                X, W = model.iterates(x, points=True)
+                P = np.clip(np.r_[W[0, 0], X[:, 0]], lo, hi)
+                w = model.aggregate_weights
+
+                def g(y, P=P, w=w):
+                    return -math.log(float(w @ np.exp(-eta * 0.5 * (P - y) ** 2))) / eta
+
+                a = float(np.clip((lo + hi) / 2 + (g(lo) - g(hi)) / (hi - lo), lo, hi))
+                assert max(0.5 * (a - lo) ** 2 - g(lo), 0.5 * (a - hi) ** 2 - g(hi)) < 1e-9
+                c, h = model.target_units
+                assert model.predict_one(x) == pytest.approx(c + h * a, rel=1e-9, abs=1e-12)
     assert switched is not None and switched > 0
 
 
