@@ -305,13 +305,18 @@ def test_bad_update_leaves_state_untouched_and_updater_pickles():
                               pre_constraint=Box(0.0, 0.5))
     state = md.init(4)
     before = (state.t, state.theta.copy(), state.w.copy())
-    for d, eta, name in [([np.nan, 0, 0, 0], 1.0, "d"), ([1, 0, 0], 1.0, "d"),
-                         ([1, 0, 0, 0], np.inf, "eta")]:
+    assert before[0] == 0
+    for d, eta, name in [([np.nan, 0, 0, 0], 1.0, "d must be finite with shape \\(4,\\)"),
+                         ([1, 0, 0], 1.0, "d must be finite with shape \\(4,\\), got shape"),
+                         ([1, 0, 0, 0], np.inf, "eta must be finite")]:
         with pytest.raises(ValueError, match=name):
             md.update(state, np.array(d, dtype=float), eta)
     assert state.t == before[0] and np.array_equal(state.theta, before[1])
     with pytest.raises(ValueError, match="cap"):
         md.init(1)  # the capped simplex is empty for n = 1, cap = 0.5
+    for n in (0, 2.5, "4"):
+        with pytest.raises(ValueError, match="n must be an integer >= 1"):
+            md.init(n)
     clone = pickle.loads(pickle.dumps(md))
     d = np.array([1.0, -1.0, 0.5, 0.0])
     np.testing.assert_array_equal(clone.update(state, d, 0.3).w, md.update(state, d, 0.3).w)
