@@ -588,6 +588,7 @@ def test_the_aggregate_mixes_once_a_stage_leads_by_its_bound(K):
              else np.array([float(x["a"] > 0.0), float(np.sign(x["b"]))]))
         before = model.aggregate_state
         if not before["mixing"]:  # the first copy's own point, in target units
+            np.testing.assert_array_equal(model.aggregate_weights, np.eye(1, n + 1)[0])
             W = model.iterates(x, points=True)[1]
             c, h = model.target_units
             first = np.clip(W[0], lo, hi) if interval else K.project(W[0])
