@@ -320,6 +320,7 @@ def test_bad_update_leaves_state_untouched_and_updater_pickles():
     clone = pickle.loads(pickle.dumps(md))
     d = np.array([1.0, -1.0, 0.5, 0.0])
     np.testing.assert_array_equal(clone.update(state, d, 0.3).w, md.update(state, d, 0.3).w)
+    assert md.update(md.update(state, d, 0.3), d, 0.3).t == 2  # (one step a round)
 
 
 def test_the_exact_capped_simplex_projection_is_the_projection():
