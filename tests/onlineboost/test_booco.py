@@ -411,6 +411,20 @@ def test_kappa_none_is_the_running_maximum_of_the_gradient_bound():
         assert model.parameters_in_use["kappa"] == pytest.approx(running, rel=1e-15)
 
 
+def _record_gradients(model) -> list:
+    """The gradients `G` (N, d) each round's copies learn, recorded as they pass (the copies'
+    `learn` wrapped on the instance, which BoOCO respects)."""
+    seen = []
+    learn = model._copies.learn
+
+    def spy(x, G):
+        seen.append(np.array(G))
+        return learn(x, G)
+
+    model._copies.learn = spy
+    return seen
+
+
 @pytest.mark.parametrize("gamma, step_size", [(0.5, "frank-wolfe"), (0.8, [0.9, 0.4, 0.25]),
                                               (0.75, 0.5), (1.0, "theory")])
 def test_a_regressor_copy_i_takes_the_gradient_scaled_by_gamma_over_eta_i(gamma, step_size):
@@ -424,14 +438,7 @@ def test_a_regressor_copy_i_takes_the_gradient_scaled_by_gamma_over_eta_i(gamma,
                   decision_set=K, loss=losses.Squared(), kappa=2.0, seed=0)
     eta = model.parameters_in_use["eta"]
     ext = Extension(losses.Squared(), K, model.parameters_in_use["delta"], 2.0)
-    seen = []
-    learn = model._copies.learn
-
-    def spy(x, G):
-        seen.append(np.array(G))
-        return learn(x, G)
-
-    model._copies.learn = spy
+    seen = _record_gradients(model)
     rng = np.random.default_rng(2)
     for _ in range(6):
         x, y = {"a": float(rng.normal()), "b": float(rng.normal())}, rng.uniform(-1, 1, 2)
@@ -499,14 +506,7 @@ def test_the_interval_paths_gradients_are_the_extensions(kappa):
     model = BoOCO(learners.LinearOGD(K, lr=2.0), n_learners=3, gamma=0.2,
                   step_size="frank-wolfe", decision_set=K, loss=losses.Squared(), delta=0.5,
                   kappa=kappa, seed=0)
-    seen = []
-    learn = model._copies.learn
-
-    def spy(x, G):
-        seen.append(np.array(G))
-        return learn(x, G)
-
-    model._copies.learn = spy
+    seen = _record_gradients(model)
     rng = np.random.default_rng(8)
     running, outside = 0.0, 0
     for _ in range(30):
