@@ -42,11 +42,33 @@ def test_extension_gradient_is_the_squared_residual_inside_K_for_small_delta():
 
 
 @pytest.mark.parametrize("kwargs", [{"n_estimators": 0}, {"gamma": 0.0}, {"delta": -1.0},
-                                    {"kappa": -1.0}, {"step_size": 2.0}])
+                                    {"kappa": -1.0}, {"step_size": 2.0}, {"gamma": 1.2},
+                                    {"delta": 0.0}, {"kappa": -0.1}, {"kappa": float("nan")}])
 def test_bad_parameters(kwargs):
     X, y = load_diabetes(return_X_y=True)
     with pytest.raises(ValueError, match=next(iter(kwargs))):
         B4CO(**kwargs).fit(X, y)
+
+
+@pytest.mark.parametrize("kwargs", [{"gamma": 1.0}, {"kappa": 0.0}, {"kappa": 0.5},
+                                    {"delta": 1e-6}, {"step_size": 1.0}])
+def test_parameters_at_the_edge_of_their_range_are_taken(kwargs):
+    X, y = load_diabetes(return_X_y=True)
+    model = B4CO(n_estimators=3, **kwargs).fit(X, y)
+    assert np.all(np.isfinite(model.predict(X)))
+
+
+def test_the_documented_defaults():
+    """Ten stages of depth-1 trees (stumps) at gamma = 1/2, the theory's steps and delta,
+    kappa = G, every row to every stage."""
+    model = B4CO()
+    assert (model.n_estimators, model.gamma, model.step_size, model.delta, model.kappa,
+            model.subsample) == (10, 0.5, "theory", "theory", None, None)
+    X, y = load_diabetes(return_X_y=True)
+    model.fit(X, y)
+    assert len(model.estimators_) == 10
+    assert all(type(e) is DecisionTreeRegressor and e.get_depth() == 1
+               and e.max_depth == 1 for e in model.estimators_)
 
 
 def test_check_estimator():
