@@ -393,3 +393,32 @@ def test_learn_reuses_the_predicted_round_only_for_an_equal_x():
         learn_only.learn_one(x, y)
     np.testing.assert_array_equal(mutated.alphas, learn_only.alphas)
     np.testing.assert_array_equal(mutated.vote_weights, learn_only.vote_weights)
+
+
+def test_the_carry_learns_once_it_reaches_min_weight():
+    """Systematic thinning at its boundary: with weights 0.5 and min_weight 1 the carry
+    reaches 1 exactly every second example, which is then learnt with the weight 1 (and the
+    carry drops to 0); a weight of at least min_weight is learnt as it is; exact zeros skip."""
+    from onlineboost.online_maboost import _learn_weighted
+
+    class Recorder:
+        def __init__(self):
+            self.seen = []
+
+        def learn_one(self, x, y, w=1.0):
+            self.seen.append(w)
+
+    models, carry = [Recorder(), Recorder(), Recorder()], [0.0, 0.0, 0.0]
+    for _ in range(4):
+        _learn_weighted(models, {"a": 1.0}, True, [0.5, 1.25, 0.0], carry, 1.0, {})
+    assert [m.seen for m in models] == [[1.0, 1.0], [1.25] * 4, []]
+    assert carry == [0.0, 0.0, 0.0]
+
+
+def test_one_model_is_enough():
+    """n_models = 1, the lower end of its range, builds and learns (a probability law out)."""
+    model = OnlineMABoostClassifier(n_models=1)
+    for x, y in _head(datasets.Phishing, 30):
+        model.learn_one(x, y)
+    proba = model.predict_proba_one(x)
+    assert abs(sum(proba.values()) - 1.0) < 1e-12
