@@ -73,3 +73,13 @@ def test_the_documented_defaults():
 
 def test_check_estimator():
     check_estimator(B4CO())
+
+
+def test_disjoint_parts_need_one_row_a_stage():
+    """`subsample="disjoint"` splits the rows into N parts: N rows are enough (one a stage),
+    fewer are refused by name."""
+    X, y = load_diabetes(return_X_y=True)
+    model = B4CO(n_estimators=5, subsample="disjoint", random_state=0).fit(X[:5], y[:5])
+    assert len(model.estimators_) == 5
+    with pytest.raises(ValueError, match="subsample"):
+        B4CO(n_estimators=5, subsample="disjoint", random_state=0).fit(X[:4], y[:4])
