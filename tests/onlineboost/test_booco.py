@@ -575,9 +575,9 @@ def test_the_aggregate_mixes_once_a_stage_leads_by_its_bound(K):
     model = BoOCO(n_learners=n, seed=0) if K is None else BoOCO(
         learners.LinearOGD(K, lr=0.5), n_learners=n, gamma=0.5, decision_set=K,
         loss=losses.Squared(), seed=0)
-    lo, hi = (-1.0, 1.0) if K is None else K.bounds if isinstance(K, sets.Interval) else (0, 0)
     interval = K is None or isinstance(K, sets.Interval)
-    D = hi - lo if interval else K.diameter
+    lo, hi = (-1.0, 1.0) if K is None else K.bounds if interval else (None, None)
+    D = 2.0 if K is None else K.diameter  # (BoOCO()'s model units: K = [-1, 1])
     eta = (4.0 if interval else 1.0) / D ** 2
     rng = np.random.default_rng(6)
     switched = None
