@@ -232,6 +232,30 @@ def main(argv=None):
 
 
 NOTE = r"""
+**Twenty-eighth session (issue 13, target 1 on `LinearBandit`: where in the stream the gap
+lies, and the correction's starting weight; nothing adopted).** Tuning seeds 600-679
+(scratch; the expected regret per round that `evaluate.bandit` reports, paired).
+
+- **By window**, `BoBLO()` less tuned LinUCB (1, 5), regret per round: rounds 1-100 -0.0153
+  (SE 0.0025; `BoBLO()` ahead, 0.123 against 0.138), 101-300 +0.0022 (0.0017), 301-600
+  +0.0025 (0.0009), 601-1000 +0.0020 (0.0006), 1001-1500 +0.0014 (0.0004), 1501-2000 +0.0009
+  (0.0003), 2001-2500 +0.0005 (0.0002), 2501-3000 +0.0006 (0.0002); over the stream +0.0007
+  (SE 0.0004). From round 100 on `BoBLO()`'s regret is about 10% above LinUCB's in every
+  window: the gap is not a slow start.
+- **One change at a time** (regret over the stream, paired against `BoBLO()`; negative is
+  better): the correction off (penalty 1e6) -0.0016 (SE 0.0004, lower in every window),
+  count bonus 0 / 0.1 / 0.5 / 1.0 +0.0035 / +0.0010 / -0.0006 / -0.0006, `model_l2=1`
+  -0.0003, temperature 0.01 -0.0002, `t0=10` +0.0002, exploration 1e-4 -0.0002 (SE
+  0.0001-0.0006). The correction is the gap, as the earlier screens found, and no test within
+  one stream can see it: its cost, 0.0016 a round, sits against a spread of 0.0032 a round
+  (one standard deviation) of the same paired difference from one seed to the next.
+- **The correction's weight starting below 1** (the learnt weight's start, patched per run;
+  seeds 600-639, progressive average reward against `BoBLO()`): at 0.5 / 0.0
+  `LinearBandit` +0.0010 / +0.0010 (SE 0.0004 / 0.0005), ImageSegments -0.0033 / -0.0037
+  (0.0013), digits -0.0036 / -0.0005 (0.0022), `NonlinearBandit(2, 3)` -0.0099 / -0.0171
+  (0.0042), linear classes (4) +0.0001 / +0.0010, `StumpMixture` classes -0.0094 / -0.0152
+  (0.0036). The same trade as every prior on the correction: not adopted.
+
 **Twenty-sixth session (issue 13, target 1 on `LinearBandit`: a flaw in the screening
 scripts, the twenty-fifth session's screens re-run, three more screens, nothing adopted).**
 Tuning seeds 600-639 (scratch; expected reward, paired against `BoBLO()`).
