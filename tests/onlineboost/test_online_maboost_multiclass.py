@@ -460,3 +460,38 @@ def test_learn_reuses_the_predicted_round_only_for_an_equal_x():
         learn_only.learn_one(x, y)
     np.testing.assert_array_equal(mutated.alphas, learn_only.alphas)
     np.testing.assert_array_equal(mutated.vote_weights, learn_only.vote_weights)
+
+
+class _Scaled(tree.HoeffdingTreeClassifier):
+    """A Hoeffding tree whose probabilities are multiplied by `scale` (not a distribution
+    unless 1): the booster reads a learner's distribution as its probabilities over their sum."""
+
+    def __init__(self, scale: float = 1.0, **kwargs):
+        super().__init__(**kwargs)
+        self.scale = scale
+
+    def predict_proba_one(self, x):
+        return {c: self.scale * p for c, p in super().predict_proba_one(x).items()}
+
+
+@pytest.mark.parametrize("n_classes", [2, 4])
+def test_a_learner_is_read_as_its_probabilities_over_their_sum(n_classes):
+    # the same trees with their probabilities scaled by 3 or 0.2 give the same booster: every
+    # voter, weight and answer (the K-class path's votes and first voter, the two-class path's
+    # h_i, both normalise a learner's row by its total)
+    stream = [(x, y % n_classes) for x, y in _rbf(500, seed=4)]
+    models = [OnlineMABoostMultiClassifier(_Scaled(scale, grace_period=50), n_models=4)
+              for scale in (1.0, 3.0, 0.2)]
+    for t, (x, y) in enumerate(stream):
+        if t % 5 == 0 and t:
+            base, *others = ([m.predict_proba_one(x), m.voter_probas(x),
+                              m.example_weights(x, y)] for m in models)
+            for other in others:
+                assert list(other[0]) == list(base[0])
+                np.testing.assert_allclose(list(other[0].values()), list(base[0].values()),
+                                           atol=1e-12)
+                np.testing.assert_allclose(other[1], base[1], atol=1e-12)
+                np.testing.assert_allclose(other[2], base[2], rtol=1e-12)
+        for m in models:
+            m.learn_one(x, y)
+    assert np.any(models[0].alphas[1:] != 0)  # the later learners count
