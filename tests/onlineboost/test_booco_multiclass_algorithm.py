@@ -89,15 +89,17 @@ def spy_rows(model: BoOCOMultiClassifier, x: dict, classes: list) -> np.ndarray:
 
 CASES = [
     (1.0, "weight", dict(n_learners=4, gamma=0.6, step_size=0.3, delta=0.25, weight_power=2.0)),
-    (1.0, "poisson", dict(n_learners=3, gamma=1.0, step_size="frank-wolfe", delta="theory",
+    (1.0, "poisson", dict(n_learners=3, gamma=0.7, step_size="frank-wolfe", delta="theory",
                           weight_power=1.0)),
+    (1.0, "weight", dict(n_learners=2, gamma=1.0, step_size=1.0, delta=0.5, weight_power=0.0)),
     (3.0, "auto", dict(n_learners=5, gamma=0.35, step_size="theory", delta=0.1,
                        weight_power=1.5)),
 ]
 
 
 @pytest.mark.parametrize("scale, weighting, params", CASES,
-                         ids=["constant", "frank-wolfe, poisson", "theory, unnormalised"])
+                         ids=["constant", "frank-wolfe, poisson", "power 0",
+                              "theory, unnormalised"])
 def test_each_copy_learns_the_argmin_label_of_the_extensions_gradient(scale, weighting, params):
     # Algorithm 1 step by step: copy i sees x^{i-1} of the chain of the copies' own points
     # (a copy's probabilities over the classes seen, normalised), the gradient of the
@@ -105,7 +107,9 @@ def test_each_copy_learns_the_argmin_label_of_the_extensions_gradient(scale, wei
     # reduction's label argmin_j g_ij with weight r_i^p over its running mean,
     # r_i = max_j g_ij - min_j g_ij: passed as `w` (weighting "weight", or "auto" for a
     # learner that takes `w`), or as k ~ Poisson(weight) repeats in one update of weight k
-    # ("poisson", the model's own generator after it seeded the copies); none where it is 0
+    # ("poisson", the model's own generator after it seeded the copies); none where it is 0.
+    # delta "theory" is sqrt(D^2 / (gamma N)), D^2 = 2: seen where the chain leaves K (gamma <
+    # 1) and the gradient's prox is pulled back to it
     seed = 3
     model = BoOCOMultiClassifier(Spy(scale=scale), weighting=weighting, aggregate=False,
                                  seed=seed, **params)
@@ -151,6 +155,7 @@ def test_each_copy_learns_the_argmin_label_of_the_extensions_gradient(scale, wei
             else:
                 assert len(copy.log) == before[i]
     assert sorted(model.classes) == ["a", "b", "c", "d"]
+    assert model._delta == delta
     assert taught > (150 if weighting == "poisson" else 200) * N  # most rounds teach
     if gamma < 1.0:
         assert outside > 0  # the projection step acted (a chain that left K was pulled back)
@@ -288,3 +293,35 @@ def test_a_copy_with_no_probability_mass_plays_the_centre():
     assert all(c.log for c in model._copies.models)  # they were taught
     proba = model.predict_proba_one({"u": 0.3, "v": -0.2})
     assert np.allclose(list(proba.values()), 1.0 / len(model.classes), atol=1e-15)
+
+
+def test_the_documented_defaults():
+    # ten Hoeffding trees, gamma 1, constant steps 0.3, delta sqrt(2 / (gamma N)), Poisson
+    # example weights at power 2, the aggregates at vote rate 1 (the class docstring's rule)
+    from river import tree
+
+    model = BoOCOMultiClassifier()
+    assert model.n_learners == 10 and len(model._copies.models) == 10
+    assert all(type(m) is tree.HoeffdingTreeClassifier for m in model._copies.models)
+    assert model.gamma == 1.0 and np.allclose(model._eta, 0.3)
+    assert model._delta == pytest.approx(math.sqrt(2.0 / 10))
+    assert model.weighting == "poisson" and not model._copies.use_w
+    assert model._copies.power == 2.0 and model.aggregate and model._agg.vote_lr == 1.0
+
+
+@pytest.mark.parametrize("kwargs", [{"gamma": 1.2}, {"gamma": -0.1}, {"delta": 0.0},
+                                    {"delta": float("inf")}, {"vote_lr": -1.0},
+                                    {"weight_power": float("nan")}])
+def test_parameters_out_of_range_are_refused_by_name(kwargs):
+    with pytest.raises(ValueError, match=next(iter(kwargs))):
+        BoOCOMultiClassifier(**kwargs)
+
+
+@pytest.mark.parametrize("kwargs", [{"gamma": 1.0}, {"gamma": 1e-6}, {"delta": 1e-9},
+                                    {"weight_power": 0.0}, {"step_size": 1.0},
+                                    {"n_learners": 1}])
+def test_parameters_at_the_edge_of_their_range_are_taken(kwargs):
+    model = BoOCOMultiClassifier(learners.LinearOGD(), **kwargs)
+    for x, y in stream(30, 15):
+        model.learn_one(x, y)
+    assert sum(model.predict_proba_one({"u": 0.1, "v": 0.2}).values()) == pytest.approx(1.0)
