@@ -325,3 +325,31 @@ def test_parameters_at_the_edge_of_their_range_are_taken(kwargs):
     for x, y in stream(30, 15):
         model.learn_one(x, y)
     assert sum(model.predict_proba_one({"u": 0.1, "v": 0.2}).values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("weighting", ["weight", "poisson"])
+@pytest.mark.parametrize("rate, power", [(1.0, 1.0), (12.0, 2.0), (0.5, 1.0)])
+def test_the_reductions_weight_is_its_range_over_the_running_mean_times_the_rate(
+        weighting, rate, power):
+    # the copies' rule (`BoOCOClassifier` passes its `rate`, 12 by default): copy i learns
+    # labels[i] with weight rate * r_i^p / (running mean of r_i^p), as `w` or as k ~
+    # Poisson(that) repeats in one update of weight k, drawn from the generator it is given
+    from onlineboost.booco_multiclass import _ClassifierCopies
+
+    copies = _ClassifierCopies(Spy(), 3, np.random.default_rng(0), weighting, power, rate)
+    rng, mirror = np.random.default_rng(7), np.random.default_rng(7)
+    r_sum = np.zeros(3)
+    draws = np.random.default_rng(8)
+    for t in range(1, 60):
+        r = draws.uniform(0.0, 2.0, size=3) * (draws.random(3) > 0.2)
+        labels = [str(draws.integers(3)) for _ in range(3)]
+        r_sum += r**power
+        w = rate * r**power * t / np.maximum(r_sum, 1e-300)
+        if weighting == "poisson":
+            w = mirror.poisson(w).astype(float)
+        before = [len(m.log) for m in copies.models]
+        copies.fit({"u": 0.1 * t, "v": 0.0}, labels, r, rng)
+        for i, m in enumerate(copies.models):
+            if w[i] > 0:
+                assert m.log[-1][1:] == (labels[i], pytest.approx(w[i], rel=1e-12))
+            assert len(m.log) == before[i] + (w[i] > 0)
