@@ -73,6 +73,9 @@ def test_probabilities_on_the_simplex_at_every_step_including_new_classes():
 
 def test_one_class_answers_it_with_certainty():
     model = OnlineMABoostMultiClassifier(n_models=3)
+    # before any label: no class, no answer, and every voter's row is empty
+    assert model.predict_proba_one({"a": 1.0}) == {} and model.predict_one({"a": 1.0}) is None
+    assert model.voter_probas({"a": 1.0}).shape == (len(model.vote_weights), 0)
     model.learn_one({"a": 1.0}, "only")
     assert model.predict_proba_one({"a": 2.0}) == {"only": 1.0}
 
