@@ -324,7 +324,7 @@ class MirrorDescent(base.Base):
         return R.project(R.project_dual(theta, C), self._S)
 
     def init(self, n: int) -> MirrorDescentState:
-        if not (isinstance(n, (int, np.integer)) and n >= 1):
+        if isinstance(n, (bool, np.bool_)) or not (isinstance(n, (int, np.integer)) and n >= 1):
             raise ValueError(f"n must be an integer >= 1, got {n!r}")
         if self._dim is not None and n != self._dim:
             raise ValueError(f"n must be {self._dim}, the dimension of the constraint, got {n}")

@@ -314,9 +314,11 @@ def test_bad_update_leaves_state_untouched_and_updater_pickles():
     assert state.t == before[0] and np.array_equal(state.theta, before[1])
     with pytest.raises(ValueError, match="cap"):
         md.init(1)  # the capped simplex is empty for n = 1, cap = 0.5
-    for n in (0, 2.5, "4"):
+    for n in (0, 2.5, "4", True, np.True_):  # (a bool is not a count)
         with pytest.raises(ValueError, match="n must be an integer >= 1"):
             md.init(n)
+        with pytest.raises(ValueError, match="n must be an integer >= 1"):
+            mirror.MirrorDescent(ENTROPY, Simplex(), "lazy").init(n)
     clone = pickle.loads(pickle.dumps(md))
     d = np.array([1.0, -1.0, 0.5, 0.0])
     np.testing.assert_array_equal(clone.update(state, d, 0.3).w, md.update(state, d, 0.3).w)
