@@ -174,3 +174,60 @@ def test_bad_input_leaves_the_model_unchanged():
     with pytest.raises(ValueError, match="loss"):
         GradientTreeBoostingClassifier("squared_error").fit(X, y > 0)
     np.testing.assert_array_equal(model.predict(X), before)
+
+
+@pytest.mark.parametrize("loss", CLASSIFICATION)
+def test_probabilities_are_the_losses_link_of_the_score(loss):
+    # log_loss: f is the log-odds, P(classes_[1]) = sigma(f); the exponential loss's
+    # population minimiser is half the log-odds, so P = sigma(2 f); the class is classes_[1]
+    # where f >= 0, the argmax of the probabilities
+    X, y = _classification(3)
+    labels = np.where(y == 1, "yes", "no")
+    model = GradientTreeBoostingClassifier(loss, n_estimators=8, max_depth=2).fit(X, labels)
+    f = model.decision_function(X)
+    scale = 2.0 if loss == "exponential" else 1.0
+    proba = model.predict_proba(X)
+    np.testing.assert_allclose(proba[:, 1], 1.0 / (1.0 + np.exp(-scale * f)), rtol=1e-12)
+    np.testing.assert_allclose(proba[:, 0], 1.0 - proba[:, 1], rtol=0, atol=0)  # (as sklearn)
+    np.testing.assert_allclose(proba[:, 0], 1.0 / (1.0 + np.exp(scale * f)), atol=1e-15)
+    np.testing.assert_array_equal(model.predict(X), np.where(f >= 0, "yes", "no"))
+    assert list(model.classes_) == ["no", "yes"] and 0.2 < np.mean(f >= 0) < 0.8
+
+
+@pytest.mark.parametrize("loss", CLASSIFICATION)
+def test_a_score_of_zero_goes_to_the_positive_class(loss):
+    # balanced labels: f_0 = 0 (both losses' constant minimiser), no rounds: every score is
+    # exactly 0, every probability 1/2, every answer classes_[1]
+    X = np.arange(8.0).reshape(-1, 1)
+    y = np.array(["a", "b"] * 4)
+    model = GradientTreeBoostingClassifier(loss, n_estimators=0).fit(X, y)
+    assert model.init_ == 0.0
+    np.testing.assert_array_equal(model.predict_proba(X), 0.5)
+    np.testing.assert_array_equal(model.predict(X), ["b"] * 8)
+
+
+@pytest.mark.parametrize("cls, data", [(GradientTreeBoostingRegressor, _regression),
+                                       (GradientTreeBoostingClassifier, _classification)])
+def test_the_documented_defaults(cls, data):
+    # the exact variant: 100 rounds of depth-3 CART trees fitted on every row, unshrunk
+    X, y = data(4)
+    model = cls().fit(X, y)
+    assert len(model.trees_) == 100 and len(model.train_loss_) == 101
+    depths = [tree.get_depth() for tree in model.trees_]
+    assert max(depths) == 3
+    assert all(tree.tree_.n_node_samples[0] == len(X) for tree in model.trees_)
+    assert cls().learning_rate == 1.0 and cls().max_leaf_nodes is None
+    assert cls().loss == ("squared_error" if cls is GradientTreeBoostingRegressor else "log_loss")
+
+
+def test_parameters_at_the_edge_of_their_range_are_taken():
+    # zero rounds (f_0 alone), two leaves a tree, and a subsample so small that it rounds to
+    # no row: each tree is then fitted on one row, drawn afresh every round
+    X, y = _regression(6, n=30)
+    none = GradientTreeBoostingRegressor(n_estimators=0).fit(X, y)
+    np.testing.assert_allclose(none.predict(X), np.mean(y))
+    stumps = GradientTreeBoostingRegressor(n_estimators=4, max_depth=None,
+                                           max_leaf_nodes=2).fit(X, y)
+    assert all(tree.get_n_leaves() == 2 for tree in stumps.trees_)
+    tiny = GradientTreeBoostingRegressor(n_estimators=6, subsample=0.01, random_state=0).fit(X, y)
+    assert [tree.tree_.n_node_samples[0] for tree in tiny.trees_] == [1] * 6
