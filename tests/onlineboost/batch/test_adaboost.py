@@ -106,7 +106,8 @@ def test_weak_learning_failure_after_some_rounds_keeps_the_completed_rounds():
     X = rng.normal(size=(60, 2))
     y = (X[:, 0] > 0).astype(int)
     y[:6] = 1 - y[:6]  # noise so no stump is perfect
-    with pytest.warns(WeakLearningWarning):
+    with pytest.warns(WeakLearningWarning,
+                      match=r"stopped at round 2: weighted error 0\.\d+ >= 1/2"):
         model = AdaBoostM1(_GoodThenBad(), n_estimators=10).fit(X, y)
     assert model.stop_reason_ == "weak_learning_failed"
     assert len(model.estimators_) == 1 and len(model.estimator_errors_) == 2
@@ -168,3 +169,13 @@ def test_invalid_parameters_and_input_leave_the_model_unchanged():
         model.fit(np.ones((3, 2)), np.array([0, 1, 2]))
     np.testing.assert_array_equal(model.estimator_weights_, before[0])
     assert (model.n_features_in_, len(model.estimators_)) == before[1:]
+
+
+def test_the_documented_defaults():
+    # fifty rounds of learners.WeightedStump
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 2))
+    y = (X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=300) > 0).astype(int)  # no stump is perfect
+    model = AdaBoostM1().fit(X, y)
+    assert model.stop_reason_ == "completed" and len(model.estimators_) == 50
+    assert all(type(h) is WeightedStump for h in model.estimators_)
