@@ -231,3 +231,53 @@ def test_parameters_at_the_edge_of_their_range_are_taken():
     assert all(tree.get_n_leaves() == 2 for tree in stumps.trees_)
     tiny = GradientTreeBoostingRegressor(n_estimators=6, subsample=0.01, random_state=0).fit(X, y)
     assert [tree.tree_.n_node_samples[0] for tree in tiny.trees_] == [1] * 6
+
+
+@pytest.mark.parametrize("loss, closed_form", [
+    (gb_losses.SquaredError(), lambda y, f: 0.5 * (y - f) ** 2),
+    (gb_losses.AbsoluteError(), lambda y, f: np.abs(y - f)),
+    (gb_losses.Huber(), lambda y, f: np.where(np.abs(y - f) <= 1.0, 0.5 * (y - f) ** 2,
+                                              np.abs(y - f) - 0.5)),  # delta 1 by default
+    (gb_losses.Huber(0.3), lambda y, f: np.where(np.abs(y - f) <= 0.3, 0.5 * (y - f) ** 2,
+                                                 0.3 * (np.abs(y - f) - 0.15))),
+    (gb_losses.BinomialDeviance(), lambda y, f: np.log1p(np.exp(f)) - y * f),
+    (gb_losses.ExponentialLoss(), lambda y, f: np.exp(-(2 * y - 1) * f)),
+], ids=lambda v: type(v).__name__ if isinstance(v, gb_losses.GBLoss) else "")
+def test_each_losses_value_is_its_formula_and_its_derivative_the_slope(loss, closed_form):
+    # the values as the docstrings write them, and derivative = d value / d f by central
+    # differences, away from the kinks (the pseudo-residuals are minus this derivative)
+    rng = np.random.default_rng(9)
+    y = ((rng.uniform(size=200) < 0.5).astype(float) if loss.is_classifier
+         else rng.normal(scale=2.0, size=200))
+    f = rng.normal(scale=1.5, size=200)
+    np.testing.assert_allclose(loss.value(y, f), closed_form(y, f), rtol=1e-12, atol=1e-15)
+    r = np.abs(y - f)
+    smooth = (r > 1e-3) & (np.abs(r - getattr(loss, "delta", -1.0)) > 1e-3)
+    h = 1e-6
+    slope = (loss.value(y, f + h) - loss.value(y, f - h)) / (2 * h)
+    np.testing.assert_allclose(loss.derivative(y, f)[smooth], slope[smooth], atol=1e-6)
+
+
+@pytest.mark.parametrize("loss, residual", [
+    ("absolute_error", lambda y, f: np.sign(y - f)),
+    ("huber", lambda y, f: np.clip(y - f, -1.0, 1.0)),
+])
+def test_the_first_tree_is_cart_on_the_pseudo_residuals(loss, residual):
+    # step 2 of Algorithm 10.3: the regions are a CART regression tree fitted to
+    # r_i = -d l(y_i, f_0) / df (written out here), with the booster's random state
+    from sklearn.tree import DecisionTreeRegressor
+
+    X, y = _regression(7)
+    model = GradientTreeBoostingRegressor(loss, n_estimators=1, max_depth=2,
+                                          random_state=0).fit(X, y)
+    r = residual(y, np.full(len(y), model.init_))
+    oracle = DecisionTreeRegressor(max_depth=2, random_state=np.random.RandomState(0)).fit(X, r)
+    ours = model.trees_[0].tree_
+    np.testing.assert_array_equal(ours.feature, oracle.tree_.feature)
+    np.testing.assert_array_equal(ours.threshold, oracle.tree_.threshold)
+
+
+def test_huber_needs_a_positive_delta():
+    with pytest.raises(ValueError, match="delta"):
+        gb_losses.Huber(0.0)
+    assert gb_losses.Huber().delta == 1.0
