@@ -343,3 +343,12 @@ def test_stops_when_the_edge_is_not_positive():
     model = MABoostClassifier(_Useless(), n_estimators=10).fit(X, y)
     assert len(model.estimators_) == 0
     np.testing.assert_array_equal(model.decision_function(X), 0.0)
+
+
+def test_one_round_is_a_booster_and_three_classes_are_refused():
+    X, y = _noisy_disc(9)
+    one = MABoostClassifier(n_estimators=1).fit(X, y)
+    assert len(one.estimators_) == 1
+    np.testing.assert_array_equal(one.predict(X), one.estimators_[0].predict(X) > 0)
+    with pytest.raises(ValueError, match="at most two classes, got 3"):
+        MABoostClassifier().fit(X, np.arange(len(y)) % 3)
