@@ -342,7 +342,9 @@ def test_stops_when_the_edge_is_not_positive():
     y = np.array([0, 1, 0, 1])
     model = MABoostClassifier(_Useless(), n_estimators=10).fit(X, y)
     assert len(model.estimators_) == 0
+    assert model.decision_function(X).shape == (4,)
     np.testing.assert_array_equal(model.decision_function(X), 0.0)
+    np.testing.assert_array_equal(model.predict(X), [1, 1, 1, 1])  # F = 0: the positive class
 
 
 def test_one_round_is_a_booster_and_three_classes_are_refused():
@@ -352,3 +354,21 @@ def test_one_round_is_a_booster_and_three_classes_are_refused():
     np.testing.assert_array_equal(one.predict(X), one.estimators_[0].predict(X) > 0)
     with pytest.raises(ValueError, match="at most two classes, got 3"):
         MABoostClassifier().fit(X, np.arange(len(y)) % 3)
+
+
+def test_the_documented_defaults_and_one_class():
+    # MABoostClassifier(): fifty rounds of learners.WeightedStump under the entropy on the
+    # simplex, active mode, the theory step; kappa 0.1 (a weight's cap 1 / (0.1 n) under the
+    # capped constraints)
+    X, y = _noisy_disc(10, noise=0.2)
+    model = MABoostClassifier(record_weights=True).fit(X, y)
+    assert len(model.estimators_) == 50
+    assert all(type(h) is WeightedStump for h in model.estimators_)
+    params = MABoostClassifier().get_params()
+    assert (params["regulariser"], params["constraint"], params["mode"], params["step"]) == (
+        "entropy", "simplex", "active", "theory")
+    assert params["kappa"] == 0.1 and ActiveMadaBoostClassifier().get_params()["kappa"] == 0.1
+    for preset in (SparseBoostClassifier, MadaBoostClassifier, ActiveMadaBoostClassifier):
+        assert len(preset().fit(X, y).estimators_) == 50
+    one = MABoostClassifier(n_estimators=3).fit(X, np.full(len(y), "only"))
+    np.testing.assert_array_equal(one.predict(X[:5]), ["only"] * 5)
