@@ -401,3 +401,57 @@ def test_invalid_parameters(params, name):
     X, y = _separable()
     with pytest.raises(ValueError, match=name):
         SecBoostClassifier(**params).fit(X, y)
+
+
+class _PredictOnly(ClassifierMixin, BaseEstimator):
+    """learners.WeightedStump without its decision_function: SecBoost reads its labels."""
+
+    def fit(self, X, y, sample_weight=None):
+        self.stump_ = WeightedStump().fit(X, y, sample_weight=sample_weight)
+        self.classes_ = self.stump_.classes_
+        return self
+
+    def predict(self, X):
+        return self.stump_.predict(X)
+
+
+def test_a_learner_without_a_score_is_read_from_its_labels(tic_tac_toe):
+    # h(x) = +1 where the learner predicts the positive label, -1 elsewhere: the same booster
+    # as the stump's own scores in {-1, +1}
+    X, y = tic_tac_toe
+    a = SecBoostClassifier(n_estimators=8, random_state=0).fit(X, y)
+    b = SecBoostClassifier(estimator=_PredictOnly(), n_estimators=8, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(a.alphas_, b.alphas_)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    assert len(a.alphas_) == 8 and len(np.unique(a.decision_function(X))) > 2
+
+
+@pytest.mark.parametrize("loss", [
+    lambda z: np.where(z == 0.0, np.inf, 1.0),  # infinite at h0 = 0
+    lambda z: np.zeros_like(z) + 0.7,  # flat: every v-derivative 0
+], ids=["infinite", "flat"])
+def test_a_loss_that_cannot_start_is_refused(loss):
+    X, y = _separable()
+    with pytest.raises(ValueError, match="loss must be finite with a non-zero v0-derivative"):
+        SecBoostClassifier(loss, n_estimators=3).fit(X, y)
+
+
+def test_the_documented_defaults(tic_tac_toe):
+    # fifty rounds of learners.WeightedStump on the logistic loss, h0 = 0, v0 = 0.1
+    X, y = tic_tac_toe
+    model = SecBoostClassifier(random_state=0).fit(X, y)
+    assert len(model.estimators_) == 50 and model.stop_reason_ == "completed"
+    assert all(type(h) is WeightedStump for h in model.estimators_)
+    params = SecBoostClassifier().get_params()
+    assert (params["loss"], params["h0"], params["v0"], params["delta"]) == (
+        "logistic", 0.0, 0.1, 1.0)
+
+
+def test_parameters_at_the_edge_of_their_range_are_taken():
+    # no round (H_0 = h0 = 0: every score 0, the positive class) and the coarsest grid
+    X, y = _separable()
+    none = SecBoostClassifier(n_estimators=0).fit(X, y)
+    np.testing.assert_array_equal(none.decision_function(X), 0.0)
+    np.testing.assert_array_equal(none.predict(X), np.ones(len(y)))
+    coarse = SecBoostClassifier(n_estimators=3, oo_precision=2, random_state=0).fit(X, y)
+    assert coarse.score(X, y) > 0.9
