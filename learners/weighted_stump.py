@@ -13,12 +13,13 @@ __all__ = ["WeightedStump"]
 class WeightedStump(ClassifierMixin, BaseEstimator):
     r"""Binary decision stump that minimises the weighted 0-1 error exactly.
 
-    $$h(x) = s \cdot \operatorname{sign}_+(x_j - \theta), \qquad
+    $$h(x) = \begin{cases} s & x_j > \theta \\ -s & x_j \le \theta \end{cases}, \qquad
     (j, \theta, s) = \arg\min \sum_i w_i \, [h(x_i) \ne y_i]$$
 
     Every feature and every threshold halfway between two consecutive distinct values is tried
     (plus the constant stumps), in one sort per feature and cumulative sums, so a fit costs
-    $O(n d \log n)$. Ties in the error go to the lowest feature index, then the lowest threshold.
+    $O(n d \log n)$. Ties in the error go to the constant stump (predicting `classes_[1]` when
+    the two classes weigh the same), then to the lowest feature index, then the lowest threshold.
 
     Attributes
     ----------
