@@ -455,3 +455,36 @@ def test_parameters_at_the_edge_of_their_range_are_taken():
     np.testing.assert_array_equal(none.predict(X), np.ones(len(y)))
     coarse = SecBoostClassifier(n_estimators=3, oo_precision=2, random_state=0).fit(X, y)
     assert coarse.score(X, y) > 0.9
+
+
+class _ScaledStump(ClassifierMixin, BaseEstimator):
+    """learners.WeightedStump whose score is multiplied by `c` (a real-valued h_t)."""
+
+    def __init__(self, c: float = 0.5):
+        self.c = c
+
+    def fit(self, X, y, sample_weight=None):
+        self.stump_ = WeightedStump().fit(X, y, sample_weight=sample_weight)
+        self.classes_ = self.stump_.classes_
+        return self
+
+    def decision_function(self, X):
+        return self.c * self.stump_.decision_function(X)
+
+    def predict(self, X):
+        return self.stump_.predict(X)
+
+
+@pytest.mark.parametrize("loss", ["logistic", "clipped_logistic", "spring"])
+@pytest.mark.parametrize("c", [0.5, 0.25, 4.0])
+def test_a_score_scaled_by_a_power_of_two_scales_alpha_back(tic_tac_toe, loss, c):
+    # real-valued hypotheses enter through y h (steps 2.2 and 2.4) and M = max |h|. Solve_alpha
+    # halves its step from delta, so h -> c h with c = 2^k and delta -> delta / c give
+    # alpha -> alpha / c exactly, with the same W2 and epsilon: the same offsets, weights and
+    # H_T
+    X, y = tic_tac_toe
+    a = SecBoostClassifier(loss, n_estimators=8, random_state=0).fit(X, y)
+    b = SecBoostClassifier(loss, estimator=_ScaledStump(c), n_estimators=8, delta=1.0 / c,
+                           random_state=0).fit(X, y)
+    np.testing.assert_array_equal(b.alphas_, a.alphas_ / c)
+    np.testing.assert_array_equal(b.decision_function(X), a.decision_function(X))
