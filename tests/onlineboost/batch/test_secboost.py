@@ -487,4 +487,5 @@ def test_a_score_scaled_by_a_power_of_two_scales_alpha_back(tic_tac_toe, loss, c
     b = SecBoostClassifier(loss, estimator=_ScaledStump(c), n_estimators=8, delta=1.0 / c,
                            random_state=0).fit(X, y)
     np.testing.assert_array_equal(b.alphas_, a.alphas_ / c)
+    np.testing.assert_allclose(b.edges_, a.edges_ * c, rtol=1e-12)  # eta_t = mean(w y h)
     np.testing.assert_array_equal(b.decision_function(X), a.decision_function(X))
