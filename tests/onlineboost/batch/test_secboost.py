@@ -488,4 +488,9 @@ def test_a_score_scaled_by_a_power_of_two_scales_alpha_back(tic_tac_toe, loss, c
                            random_state=0).fit(X, y)
     np.testing.assert_array_equal(b.alphas_, a.alphas_ / c)
     np.testing.assert_allclose(b.edges_, a.edges_ * c, rtol=1e-12)  # eta_t = mean(w y h)
+    # the OBI limit of step 2.5, z_t = epsilon_t alpha_t^2 M_t^2 W2_t (M_t = c here, 1 for a)
+    np.testing.assert_allclose(a.obi_limits_, a.epsilons_ * a.alphas_**2 * a.W2_, rtol=1e-12)
+    np.testing.assert_allclose(b.obi_limits_, b.epsilons_ * b.alphas_**2 * c**2 * b.W2_,
+                               rtol=1e-12)
+    np.testing.assert_allclose(b.obi_limits_, a.obi_limits_, rtol=1e-12)
     np.testing.assert_array_equal(b.decision_function(X), a.decision_function(X))
