@@ -104,3 +104,78 @@ def test_bad_input_raises_and_leaves_state(g, x):
 def test_invalid_parameters(params):
     with pytest.raises(ValueError, match=next(iter(params))):
         LinearOGD(**params)
+
+
+def _transcribed_ogd(K, lr, decay, bound, stream):
+    """Projected OGD on the surrogate <g, z> + |g| Dist(z, K), written out one copy at a time:
+    z = Theta c + b, play Pi_K(z); step lr_t (g + |g| n), n = (z - Pi_K z) / |z - Pi_K z| (0
+    inside K), on (Theta, b); Theta clipped to [-B, B], b to mu +- B; lr_t = lr / sqrt(t)."""
+    n_copies = stream[0][1].shape[0]
+    mu = np.asarray(K.centroid, dtype=float)
+    theta = np.zeros((n_copies, K.dim, 0))
+    b = np.tile(mu, (n_copies, 1))
+    keys, played = [], []
+    for t, (x, G) in enumerate(stream, start=1):
+        c = np.array([x.get(k, 0.0) for k in keys])
+        Z = theta @ c + b
+        played.append(np.array([K.project(z) for z in Z]))
+        new = [k for k in x if k not in keys]
+        keys += new
+        theta = np.concatenate([theta, np.zeros((n_copies, K.dim, len(new)))], axis=2)
+        c = np.array([x[k] for k in keys])
+        lr_t = lr / np.sqrt(t) if decay == "sqrt" else lr
+        for i in range(n_copies):
+            out = Z[i] - K.project(Z[i])
+            dist = np.linalg.norm(out)
+            n_i = out / dist if dist > 1e-10 * max(1.0, K.diameter) else np.zeros(K.dim)
+            step = lr_t * (G[i] + np.linalg.norm(G[i]) * n_i)
+            theta[i] -= np.outer(step, c)
+            b[i] -= step
+        if bound is not None:
+            theta = np.clip(theta, -bound, bound)
+            b = np.clip(b, mu - bound, mu + bound)
+    return played, theta, b
+
+
+@pytest.mark.parametrize(
+    "K", [sets.Interval(-1.0, 1.0), sets.Box([0.0, -1.0], [1.0, 2.0]), sets.Ball([1.0, 0.0, 0.0]),
+          sets.Simplex(4)],
+    ids=lambda K: type(K).__name__,
+)
+@pytest.mark.parametrize("decay, bound", [("sqrt", None), ("constant", 0.8)])
+def test_the_stack_is_projected_ogd_on_the_surrogate_written_out(K, decay, bound):
+    # three copies, their own gradients, large enough steps that the points leave K (the
+    # surrogate's pull acts), a feature that appears mid-stream
+    rng = np.random.default_rng(21)
+    stream = []
+    for t in range(120):
+        x = {"a": float(rng.normal()), "b": float(rng.normal())}
+        if t >= 40:
+            x["c"] = float(rng.uniform(-2, 2))
+        stream.append((x, rng.normal(scale=2.0, size=(3, K.dim))))
+    lr = 0.7
+    played, theta, b = _transcribed_ogd(K, lr, decay, bound, stream)
+    stack = LinearOGD(K, lr=lr, decay=decay, bound=bound).stack(3)
+    outside = 0
+    for (x, G), expected in zip(stream, played):
+        outside += not np.allclose(stack.raw(x), expected)
+        np.testing.assert_allclose(stack.predict(x), expected, atol=1e-10)
+        stack.learn(x, G)
+    assert outside > 20
+    np.testing.assert_allclose(stack._theta, theta, atol=1e-10)
+    np.testing.assert_allclose(stack._b, b, atol=1e-10)
+
+
+def test_the_documented_defaults():
+    # K = [-1, 1] (decision_set None), lr 0.1 decaying as 1 / sqrt(t), no bound: the first two
+    # steps on g = -1 from b = 0 move b by 0.1 and 0.1 / sqrt(2)
+    learner = LinearOGD()
+    learner.learn_one({}, np.array([-1.0]))
+    learner.learn_one({}, np.array([-1.0]))
+    assert learner._stack._b[0, 0] == pytest.approx(0.1 + 0.1 / np.sqrt(2.0))
+    assert learner.predict_one({})[0] == pytest.approx(0.1 + 0.1 / np.sqrt(2.0))
+    for _ in range(200):  # pushed out: it stops at the upper end of [-1, 1]
+        learner.learn_one({}, np.array([-1.0]))
+    assert learner.predict_one({})[0] == 1.0
+    stack = LinearOGD().stack(2)
+    assert stack.lr == 0.1 and stack.decay == "sqrt" and stack.bound is None
