@@ -89,3 +89,17 @@ def test_pipeline_with_scaler():
         model.learn_one(x, 2.0 * x["a"] - 1.0)
     # the scaler's statistics drift early on, so the fit is close but not exact
     assert model.predict_one({"a": 12.0, "b": -3.0}) == pytest.approx(23.0, abs=0.5)
+
+
+def test_the_documented_defaults_and_no_intercept():
+    # alpha 1 with an intercept: one example (x, y) = ({a: 1}, 3) gives the ridge solution of
+    # [[2, 1], [1, 2]] w = [3, 3], w = (1, 1); without an intercept the bias is 0
+    model = OnlineRidge()
+    model.learn_one({"a": 1.0}, 3.0)
+    assert model.bias == pytest.approx(1.0) and model.weights == {"a": pytest.approx(1.0)}
+    plain = OnlineRidge(intercept=False)
+    plain.learn_one({"a": 1.0}, 3.0)
+    assert plain.bias == 0.0 and plain.weights == {"a": pytest.approx(1.5)}
+    wide = OnlineRidge()  # at most 1,000 features: the first ones met
+    wide.learn_one({f"f{j}": 1.0 for j in range(1001)}, 1.0)
+    assert len(wide.weights) == 1000
