@@ -9,15 +9,19 @@ import learners
 from onlineboost import sets
 
 
-def test_without_context_it_is_exponentiated_gradient():
+@pytest.mark.parametrize("decay", ["constant", "sqrt"])
+def test_without_context_it_is_exponentiated_gradient(decay):
+    # the logits are minus the step-weighted sum of the costs: lr each (constant, the
+    # default), lr / sqrt(t) at the t-th step (sqrt)
     rng = np.random.default_rng(0)
     K = sets.Simplex(5)
-    policy = learners.SoftmaxPolicy(K, lr=0.3)
+    policy = learners.SoftmaxPolicy(K, lr=0.3, decay=decay)
+    assert learners.SoftmaxPolicy(K).decay == "constant" and learners.SoftmaxPolicy(K).lr == 0.1
     total = np.zeros(5)
-    for _ in range(50):
+    for t in range(1, 51):
         g = rng.normal(scale=3.0, size=5)
         policy.learn_one({}, g)
-        total += g
+        total += g * (1.0 if decay == "constant" else 1.0 / np.sqrt(t))
         w = np.exp(-0.3 * total - (-0.3 * total).max())
         np.testing.assert_allclose(policy.predict_one({}), w / w.sum(), rtol=1e-12, atol=1e-15)
 
