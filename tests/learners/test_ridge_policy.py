@@ -124,3 +124,13 @@ def test_softmax_of_the_costs_in_plain_floats_and_numpy_agree(n, k):
         got = stack._softmax(costs)
         np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-15)
         np.testing.assert_allclose(got.sum(axis=1), 1.0, rtol=1e-15)
+
+
+def test_the_documented_defaults():
+    # Simplex(2), l2 1, temperature 0.1, no forgetting: one round of costs (1, 0) on the bias
+    # alone predicts costs (1/2, 0) and plays softmax(-(1/2, 0) / 0.1)
+    policy = RidgePolicy()
+    policy.learn_one({}, np.array([1.0, 0.0]))
+    expected = np.exp(-np.array([0.5, 0.0]) / 0.1)
+    np.testing.assert_allclose(policy.predict_one({}), expected / expected.sum(), rtol=1e-12)
+    assert policy.forget == 1.0
