@@ -38,6 +38,9 @@ def test_values_are_the_formulas_summed_over_coordinates(name):
     np.testing.assert_allclose(loss.value(a, y), formula(a, y).sum(axis=1), rtol=1e-12)
     np.testing.assert_allclose(loss.value(a[0, :1].item(), y[0]), formula(a[0, 0], y[0]),
                                rtol=1e-12)  # a scalar action is a point of dimension 1
+    point = loss.value(a[0], y)  # one point of dimension 3: one value
+    assert np.shape(point) == () and point == pytest.approx(formula(a[0], y).sum(), rel=1e-12)
+    assert loss.gradient(a[0], y).shape == (3,) and loss.gradient(1.5, y[0]).shape == (1,)
 
 
 @pytest.mark.parametrize("name", list(FORMULAS))
@@ -99,7 +102,8 @@ def test_lipschitz_is_the_largest_gradient_norm_over_k(name, K):
         sample = np.vstack([sample, corners])
     norms = np.linalg.norm(loss.gradient(sample, y), axis=1)
     assert norms.max() <= G + 1e-9
-    exact = isinstance(K, sets.Box) or name in ("Squared", "Linear")
+    # (the absolute and hinge losses' gradients have entries +-1 off their kinks: sqrt(d))
+    exact = isinstance(K, sets.Box) or name in ("Squared", "Linear", "Absolute", "Hinge")
     if exact:
         assert norms.max() == pytest.approx(G, rel=1e-6)  # attained (at a corner or vertex)
 
@@ -112,3 +116,14 @@ def test_refusals_name_their_argument():
     with pytest.raises(ValueError, match=r"y must be a label in \{-1, \+1\}"):
         losses.Logistic().gradient([1.0], 0.5)
     assert losses.Huber().h == 1.0
+
+
+def test_the_squared_losss_lipschitz_constant_in_closed_form():
+    # the largest distance from y to K: to an end of an interval (a scalar target, the fast
+    # path), to a vertex of a capped simplex (close to y: below the clamp at 0)
+    loss = losses.Squared()
+    assert loss.lipschitz(sets.Interval(-2.0, 1.0), 0.5) == 2.5
+    assert loss.lipschitz(sets.Interval(-2.0, 1.0), -1.5) == 2.5
+    assert loss.lipschitz(sets.Interval(-2.0, 1.0), -0.25) == 1.75
+    centre = np.full(3, 1.0 / 3.0)  # the farthest vertices are the permutations of (1/2, 1/2, 0)
+    assert loss.lipschitz(sets.CappedSimplex(3, 0.5), centre) == pytest.approx(np.sqrt(1 / 6))
