@@ -371,23 +371,33 @@ def test_discontinuous_loss_without_alpha_stops():
 
 
 class _ZeroSomewhere(ClassifierMixin, BaseEstimator):
-    """A weak hypothesis that is zero on part of the sample."""
+    """A weak hypothesis that is zero on part of the sample (values 0 and +-`scale`)."""
+
+    def __init__(self, scale: float = 1.0):
+        self.scale = scale
 
     def fit(self, X, y, sample_weight=None):
         self.classes_ = np.array([-1.0, 1.0])
         return self
 
     def decision_function(self, X):
-        return np.clip(np.round(2 * X[:, 0]), -1, 1)
+        return self.scale * np.clip(np.round(2 * X[:, 0]), -1, 1)
 
 
-def test_zero_hypothesis_values_are_shifted_as_in_b2():
-    X, y = _separable()
-    model = SecBoostClassifier(estimator=_ZeroSomewhere(), n_estimators=3).fit(X, y)
-    assert all(s == 1e-3 for s in model.shifts_) and len(model.shifts_) == 3
-    h = _ZeroSomewhere().decision_function(X) + model.shifts_[0]
+@pytest.mark.parametrize("scale", [1.0, 4.0])
+def test_zero_hypothesis_values_are_shifted_as_in_b2(scale):
+    # c_t = 1e-3 min{|h(x_i)| : h(x_i) != 0}, added in training and at prediction alike: the
+    # last training loss is the loss of the fitted scores
+    X = np.linspace(-1.0, 0.6, 33)[:, None]  # (not symmetric about 0: a sign slip would show)
+    y = (X[:, 0] > 0).astype(int)
+    model = SecBoostClassifier(estimator=_ZeroSomewhere(scale), n_estimators=3).fit(X, y)
+    assert all(s == 1e-3 * scale for s in model.shifts_) and len(model.shifts_) == 3
+    h = _ZeroSomewhere(scale).decision_function(X) + model.shifts_[0]
     assert np.all(h != 0)
     np.testing.assert_allclose(model.decision_function(X), sum(model.alphas_) * h)
+    y_pm = np.where(y == model.classes_[1], 1.0, -1.0)
+    assert model.train_loss_[-1] == pytest.approx(
+        float(np.mean(model.loss_(y_pm * model.decision_function(X)))), rel=1e-12)
 
 
 @pytest.mark.parametrize(
@@ -494,3 +504,29 @@ def test_a_score_scaled_by_a_power_of_two_scales_alpha_back(tic_tac_toe, loss, c
                                rtol=1e-12)
     np.testing.assert_allclose(b.obi_limits_, a.obi_limits_, rtol=1e-12)
     np.testing.assert_array_equal(b.decision_function(X), a.decision_function(X))
+
+
+class _Constant(ClassifierMixin, BaseEstimator):
+    """A weak hypothesis that is the constant `value` everywhere."""
+
+    def __init__(self, value: float = 0.0):
+        self.value = value
+
+    def fit(self, X, y, sample_weight=None):
+        self.classes_ = np.array([-1.0, 1.0])
+        return self
+
+    def decision_function(self, X):
+        return np.full(len(X), self.value)
+
+
+def test_a_hypothesis_zero_everywhere_or_with_zero_edge_stops():
+    # h = 0 on the whole sample: no shift can make it a hypothesis (Assumption 5.1), stop with
+    # no round; a constant h on balanced labels under equal weights has edge eta_t = 0: stop
+    X = np.arange(6.0).reshape(-1, 1)
+    y = np.array([0, 1] * 3)
+    zero = SecBoostClassifier(estimator=_Constant(0.0), n_estimators=4).fit(X, y)
+    assert zero.stop_reason_ == "zero hypothesis" and len(zero.alphas_) == 0
+    flat = SecBoostClassifier(estimator=_Constant(1.0), n_estimators=4).fit(X, y)
+    assert flat.stop_reason_ == "zero edge" and len(flat.alphas_) == 0
+    np.testing.assert_array_equal(flat.decision_function(X), 0.0)
