@@ -151,6 +151,7 @@ def test_solve_alpha_meets_theorem_5_8(F):
         w_tilde = -(F(e_prev + alpha * yh + v_prev) - F(e_prev + alpha * yh)) / v_prev
         assert abs(np.mean(w_tilde * yh) - eta) < abs(eta)
         assert np.sign(alpha) == np.sign(eta) != 0
+        assert float(np.log2(abs(alpha))).is_integer()  # delta = 1 halved k times: 2^-k
         # (11) with Theorem 5.8's W2: the |expectation| at e_ti = alpha y_i h_t(x_i)
         lhs = float(np.mean(_second_v(F, e_prev, alpha * yh, v_prev) * (yh / M) ** 2))
         assert 0 < W2 and lhs <= W2 * (1 + 1e-9)
@@ -530,3 +531,28 @@ def test_a_hypothesis_zero_everywhere_or_with_zero_edge_stops():
     flat = SecBoostClassifier(estimator=_Constant(1.0), n_estimators=4).fit(X, y)
     assert flat.stop_reason_ == "zero edge" and len(flat.alphas_) == 0
     np.testing.assert_array_equal(flat.decision_function(X), 0.0)
+
+
+def test_solve_alpha_falls_back_to_the_largest_dyadic_w2_where_the_curvature_vanishes():
+    # a loss linear in the edge has second v-derivative 0, so (11) gives no W2: (85) takes the
+    # largest 2^-k with |alpha| <= |eta| / (W M^2), and epsilon = |eta| / (W M^2 |alpha|) - 1.
+    # Edges, offsets and scores on a dyadic grid, so that the differences are exactly 0
+    F = lambda z: 2.0 - 0.5 * z  # noqa: E731
+    rng = np.random.default_rng(12)
+    for _ in range(20):
+        m = 30
+        e_prev = rng.integers(-16, 16, size=m) / 8.0
+        v_prev = rng.integers(1, 4, size=m) / 16.0
+        w = -(F(e_prev + v_prev) - F(e_prev)) / v_prev  # 0.5 everywhere
+        yh = rng.choice([-1.0, 1.0], size=m) * rng.integers(1, 12, size=m) / 4.0
+        M = float(np.abs(yh).max())
+        eta = float(np.mean(w * yh))
+        alpha, W2, eps = solve_alpha_extended(F, w, yh, e_prev, v_prev, M, delta=1.0)
+        assert alpha == np.sign(eta)  # a linear loss never moves the edge: delta = 1 passes (19)
+        bound = abs(eta) / M**2
+        expected = 1.0
+        while abs(alpha) > bound / expected:
+            expected /= 2.0
+        assert W2 == expected
+        assert eps == pytest.approx(bound / (W2 * abs(alpha)) - 1.0, rel=1e-12)
+        assert eps >= 0.0
