@@ -29,12 +29,16 @@ def _targets(name, rng, shape):
     return rng.choice([-1.0, 1.0], size=shape) if name in MARGIN else rng.normal(size=shape)
 
 
+def _case(name, seed, n, d):
+    """The loss, its formula, n seeded actions of dimension d and a target."""
+    loss, formula = FORMULAS[name]
+    rng = np.random.default_rng(seed)
+    return loss, formula, rng.normal(scale=2.0, size=(n, d)), _targets(name, rng, d)
+
+
 @pytest.mark.parametrize("name", list(FORMULAS))
 def test_values_are_the_formulas_summed_over_coordinates(name):
-    loss, formula = FORMULAS[name]
-    rng = np.random.default_rng(0)
-    a = rng.normal(scale=2.0, size=(50, 3))
-    y = _targets(name, rng, 3)
+    loss, formula, a, y = _case(name, 0, 50, 3)
     np.testing.assert_allclose(loss.value(a, y), formula(a, y).sum(axis=1), rtol=1e-12)
     np.testing.assert_allclose(loss.value(a[0, :1].item(), y[0]), formula(a[0, 0], y[0]),
                                rtol=1e-12)  # a scalar action is a point of dimension 1
@@ -45,10 +49,7 @@ def test_values_are_the_formulas_summed_over_coordinates(name):
 
 @pytest.mark.parametrize("name", list(FORMULAS))
 def test_gradients_are_the_slopes_of_the_values(name):
-    loss, formula = FORMULAS[name]
-    rng = np.random.default_rng(1)
-    a = rng.normal(scale=2.0, size=(200, 2))
-    y = _targets(name, rng, 2)
+    loss, formula, a, y = _case(name, 1, 200, 2)
     kinks = [0.0] if name == "Absolute" else [1.0, -1.0] if name.startswith("Huber") else \
         [1.0] if name == "Hinge" else []
     u = y * a if name in MARGIN else a - y
