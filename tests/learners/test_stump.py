@@ -125,3 +125,53 @@ def test_pipeline_with_scaler():
         model.learn_one(x, y)
     x, y = next(iter(StumpMixture(n_stumps=1, seed=1)))
     assert model.predict_one(x) == pytest.approx(y, abs=0.2)
+
+
+def test_a_value_at_a_threshold_is_on_the_left():
+    # thresholds from an integer warm-up sit at half-integers; later values land on them
+    # exactly: they count to the left (x <= theta) in the histograms, the split and predict
+    rng = np.random.default_rng(5)
+    rows = [({"a": float(v)}, np.array([float(v >= 2) + 0.1 * rng.normal()]))
+            for v in rng.integers(0, 4, size=8)]
+    rows += [({"a": float(v)}, np.array([float(v > 1.5) + 0.1 * rng.normal()]))
+             for v in rng.integers(0, 8, size=120) / 2.0]
+    stack = StumpStack(1, n_bins=8, warmup=8)
+    for t, (x, y) in enumerate(rows):
+        stack.learn(x, y)
+        if t >= 8:
+            sse, j, theta = _brute_force(stack, rows[: t + 1], 0)
+            assert (stack._feature[0], stack._threshold[0]) == (j, theta)
+    theta = stack._threshold[0]
+    assert theta == 1.5 and any(x["a"] == theta for x, _ in rows[8:])
+    ys = np.array([y[0] for _, y in rows])
+    left = np.array([x["a"] <= theta for x, _ in rows])
+    assert stack._left[0] == pytest.approx(ys[left].mean(), rel=1e-12)
+    assert stack.predict({"a": theta})[0] == stack._left[0]
+    assert stack.predict({"a": np.nextafter(theta, 9.0)})[0] == stack._right[0]
+
+
+def test_quantile_thresholds_are_the_midpoints_of_the_values_around_each_quantile():
+    # many distinct values: for each k / n_bins quantile q (numpy's linear rule) the midpoint
+    # of the two distinct values u_i <= q < u_{i+1}, duplicates merged; heavy ties at both ends
+    values = [0.0] * 40 + list(np.linspace(1.0, 2.0, 21)) + [3.0] * 40
+    n_bins = 5
+    u = np.unique(values)
+    expected = []
+    for k in range(1, n_bins):
+        q = np.quantile(values, k / n_bins)
+        i = max(i for i in range(len(u) - 1) if u[i] <= q)
+        expected.append(0.5 * (u[i] + u[i + 1]))
+    got = warmup_thresholds(values, n_bins)
+    np.testing.assert_allclose(got, sorted(set(expected)))
+    assert got[0] == 0.5 and got[-1] == 2.5  # the two tied ends' midpoints
+
+
+def test_the_documented_defaults_and_the_smallest_settings():
+    stump = OnlineStump()
+    assert (stump.n_bins, stump.warmup, stump.max_features) == (32, 64, 1000)
+    stack = stump.stack(1)
+    assert stack._thresholds.shape[1] == 31 and stack.warmup == 64
+    small = OnlineStump(n_bins=2, warmup=1)  # one candidate, placed after one value
+    for v in [0.0, 1.0, 1.0, 0.0]:
+        small.learn_one({"a": v}, v)
+    assert small.split is None  # a single warm-up value gives no midpoint
