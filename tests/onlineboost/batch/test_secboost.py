@@ -468,22 +468,14 @@ def test_parameters_at_the_edge_of_their_range_are_taken():
     assert coarse.score(X, y) > 0.9
 
 
-class _ScaledStump(ClassifierMixin, BaseEstimator):
+class _ScaledStump(_PredictOnly):
     """learners.WeightedStump whose score is multiplied by `c` (a real-valued h_t)."""
 
     def __init__(self, c: float = 0.5):
         self.c = c
 
-    def fit(self, X, y, sample_weight=None):
-        self.stump_ = WeightedStump().fit(X, y, sample_weight=sample_weight)
-        self.classes_ = self.stump_.classes_
-        return self
-
     def decision_function(self, X):
         return self.c * self.stump_.decision_function(X)
-
-    def predict(self, X):
-        return self.stump_.predict(X)
 
 
 @pytest.mark.parametrize("loss", ["logistic", "clipped_logistic", "spring"])
@@ -507,15 +499,11 @@ def test_a_score_scaled_by_a_power_of_two_scales_alpha_back(tic_tac_toe, loss, c
     np.testing.assert_array_equal(b.decision_function(X), a.decision_function(X))
 
 
-class _Constant(ClassifierMixin, BaseEstimator):
-    """A weak hypothesis that is the constant `value` everywhere."""
+class _Constant(_ZeroSomewhere):
+    """A weak hypothesis that is the constant `value` everywhere (its fit: `_ZeroSomewhere`'s)."""
 
     def __init__(self, value: float = 0.0):
         self.value = value
-
-    def fit(self, X, y, sample_weight=None):
-        self.classes_ = np.array([-1.0, 1.0])
-        return self
 
     def decision_function(self, X):
         return np.full(len(X), self.value)
