@@ -254,7 +254,14 @@ patched class restored in every task (the twenty-sixth session's flaw).
   +0.0001 (SE 0.0005-0.0006), `NonlinearBandit(2, 3)` -0.0012 / -0.0058 / -0.0054 / -0.0171
   (SE 0.0037-0.0045). Shrinking the correction where it is uncertain does not recover the
   0.0016 that switching it off does; it costs the non-linear streams as much as a global
-  prior.
+  prior. Played only where it passes a test ($d_a^2 > z^2\sigma_a^2\,\phi^\top A^{-1}\phi$,
+  else 0; seeds 700-739), $z$ = 1 / 2 / 3: `LinearBandit` -0.0009 / +0.0003 / +0.0004 (SE
+  0.0005-0.0006), ImageSegments -0.0019 / -0.0079 / -0.0087, `NonlinearBandit(2, 3)` -0.011 /
+  -0.038 / -0.059, `StumpMixture` classes -0.0006 / -0.025 / -0.042. On these seeds the
+  correction switched off earns only +0.0004 (SE 0.0005) on `LinearBandit` (+0.0015, SE
+  0.0004, on seeds 740-819), so the gate at $z$ = 3 recovers what switching off does there
+  (with a very large $z$ the arms are the correction-off run's), and pays for it on every
+  non-linear stream: the same trade again.
 
 **Twenty-eighth session (issue 13, target 1 on `LinearBandit`: where in the stream the gap
 lies, and the correction's starting weight; nothing adopted).** Tuning seeds 600-679
