@@ -79,3 +79,30 @@ def test_bad_input_raises_and_leaves_state(x, y, name):
 def test_invalid_parameters(params):
     with pytest.raises(ValueError, match=next(iter(params))):
         TinyMLP(**params)
+
+
+def test_the_initialisation_is_the_documented_draws():
+    # a ~ U[-1, 1] and b ~ U[-1/2, 1/2] from the seed's generator (its first two uniforms),
+    # c = 0, and w = 0 for a feature's first appearance
+    for seed in (0, 3, 11):
+        u = np.random.default_rng(seed).uniform(-1.0, 1.0, size=2)
+        stack = MLPStack(1, seeds=[seed])
+        assert (stack._a[0], stack._b[0], stack._c[0]) == (u[0], 0.5 * u[1], 0.0)
+        assert stack.predict({"x": 2.0})[0] == u[0] * np.tanh(0.5 * u[1])
+
+
+def test_the_default_step_is_0_05():
+    x, y = {"u": 0.7, "v": -1.3}, [0.4]
+    for default, explicit in ((MLPStack(1, seeds=[5]), MLPStack(1, lr=0.05, seeds=[5])),
+                              (TinyMLP(seed=5)._stack, TinyMLP(lr=0.05, seed=5)._stack)):
+        for model in (default, explicit):
+            for _ in range(3):
+                model.learn(x, y)
+        assert default.predict(x)[0] == explicit.predict(x)[0]
+
+
+def test_a_stack_without_seeds_repeats_the_learners_own_seed():
+    stack = TinyMLP(lr=0.2, seed=4).stack(3)
+    assert stack.lr == 0.2
+    np.testing.assert_array_equal(stack.predict({"x": 1.0}),
+                                  [TinyMLP(seed=4).predict_one({"x": 1.0})] * 3)
