@@ -56,6 +56,24 @@ def test_predictions_are_the_brute_force_neighbours_mean(k, window, compiled):
                                    _brute(rows, c, k, 0.7, window, n, d), atol=1e-12)
 
 
+def test_the_numpy_search_with_many_neighbours_and_rows_is_the_brute_force():
+    """The numpy path's selection (`np.partition` at the k-th distance, then the ties) over a
+    long buffer and k = 40: where a wrong selection index shows (it does not for k = 5)."""
+    rng = np.random.default_rng(2)
+    n, d, k = 1, 2, 40
+    stack = NeighbourStack(n, sets.Simplex(d), k=k, shrink=1.0, window=3000)
+    stack._COMPILED = False
+    rows = []
+    for _ in range(1500):
+        c, G = rng.normal(size=2), rng.normal(size=(n, d))
+        stack.learn_vector(c, G)
+        rows.append((c, G))
+    for _ in range(100):
+        c = rng.normal(size=2)
+        np.testing.assert_allclose(stack.predicted_costs(c),
+                                   _brute(rows, c, k, 1.0, 3000, n, d), atol=1e-12)
+
+
 @pytest.mark.skipif(not _stack_kernels.AVAILABLE, reason="numba is not installed")
 @pytest.mark.parametrize("p", [1, 7, 8, 9, 16, 17, 64, 65, 128, 129])
 def test_the_compiled_search_is_numpys_to_the_bit(p):
@@ -114,8 +132,8 @@ def test_discount_forgets_the_window_and_pickles_keep_it():
     assert twin.predicted_costs(np.array([1.0]))[0, 0] > 0.0
 
 
-@pytest.mark.parametrize("bad", [dict(k=0), dict(shrink=0.0), dict(window=0),
-                                 dict(temperature=-1.0), dict(t0=0.0)])
+@pytest.mark.parametrize("bad", [dict(k=0), dict(shrink=0.0), dict(shrink=1.01e6),
+                                 dict(window=0), dict(temperature=-1.0), dict(t0=0.0)])
 def test_bad_parameters_are_named(bad):
     name = next(iter(bad))
     with pytest.raises(ValueError, match=name):
@@ -159,3 +177,12 @@ def test_every_boosted_stack_of_two_or_more_copies_has_neighbour_later_copies(n)
     assert type(stack) is FeaturePolicyBoostStack and type(stack.rest) is NeighbourStack
     assert stack.rest.n == n - 1 and stack.first.n == 1
     assert not hasattr(learner.stack(1), "rest")
+
+
+def test_the_smallest_settings_are_taken():
+    # a window of one row (the latest only), a tiny annealing horizon, the largest shrink
+    stack = NeighbourStack(1, sets.Simplex(2), k=1, shrink=1e6, window=1, t0=0.01)
+    stack.learn_vector(np.array([0.0]), np.array([[1e-6, 0.0]]))
+    stack.learn_vector(np.array([5.0]), np.array([[0.0, 2e-6]]))
+    np.testing.assert_allclose(stack.predicted_costs(np.array([0.0])), [[0.0, 2.0]])
+    assert stack.inverse_temperature() == pytest.approx(10.0 * math.sqrt(1.0 + 2 / 0.01))

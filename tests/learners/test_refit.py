@@ -16,24 +16,26 @@ def _xy(T, seed):
     return list(stream.take(T)), stream
 
 
-@pytest.mark.parametrize("every, window", [(None, None), (7, None), (None, 20), (5, 12)])
+@pytest.mark.parametrize("every, window", [(None, None), (7, None), (None, 20), (5, 12), (1, 1)])
 def test_predictions_equal_a_batch_fit_on_the_scheduled_samples(every, window):
     rows, _ = _xy(100, seed=1)
     model = RefitRegressor(Ridge(alpha=0.3), every=every, window=window)
     last_fit = None
+    n_fits = 0
     for t, (x, y) in enumerate(rows, start=1):
         model.learn_one(x, y)
         due = (t & (t - 1)) == 0 if every is None else (t % every == 0 or t == 1)
         if due:
             last_fit = t
+            n_fits += 1
         seen = rows[:last_fit][-window:] if window else rows[:last_fit]
         X = np.array([[r[0][f"x{j}"] for j in range(3)] for r in seen])
         oracle = Ridge(alpha=0.3).fit(X, [r[1] for r in seen])
         q = {"x0": 0.3, "x1": 0.6, "x2": 0.9}
         assert model.predict_one(q) == pytest.approx(oracle.predict([[0.3, 0.6, 0.9]])[0],
                                                      rel=1e-10)
-    n_fits = 7 if every is None else 1 + 100 // every
-    assert model._stack.n_fits == n_fits  # geometric: after 1, 2, 4, ..., 64
+    assert model._stack.n_fits == n_fits  # geometric: after 1, 2, 4, ..., 64 (7 fits)
+    assert n_fits == {None: 7, 7: 15, 5: 21, 1: 100}[every]
 
 
 def test_decision_stump_refits_learn_the_mixture():
@@ -91,3 +93,23 @@ def test_paper_weak_learners_learn_through_the_reduction(source, name):
 def test_invalid_source():
     with pytest.raises(ValueError, match="source"):
         paper_weak_learners("torch")
+
+
+def test_an_estimator_must_be_a_scikit_learn_regressor_not_a_look_alike():
+    class LookAlike:  # fit and predict, but not a scikit-learn estimator (no clone)
+        def fit(self, X, y):
+            return self
+
+        def predict(self, X):
+            return np.zeros(len(X))
+
+    with pytest.raises(ValueError, match="estimator"):
+        RefitRegressor(LookAlike())
+
+
+def test_a_stack_without_seeds_gives_every_copy_the_learners_seed():
+    model = RefitRegressor(DecisionTreeRegressor(max_depth=2), every=3, seed=7)
+    stack = model.stack(3)
+    stack.learn({"a": 0.5}, [1.0, 2.0, 3.0])
+    assert [m.random_state for m in stack._models] == [7, 7, 7]
+    assert (stack.every, stack.window) == (3, None)

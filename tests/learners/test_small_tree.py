@@ -39,3 +39,22 @@ def test_zero_weights_are_ignored_and_the_stump_case():
 def test_invalid_max_nodes():
     with pytest.raises(ValueError, match="max_nodes"):
         SmallTree(max_nodes=2).fit(np.zeros((4, 1)), np.array([0, 1, 0, 1]))
+
+
+def test_the_default_cap_is_twenty_nodes_ten_leaves():
+    # Nock & Mansour's "trees of at most 20 nodes": 10 leaves, 19 nodes on data that would
+    # take more
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 3))
+    y = (np.sin(4 * X[:, 0]) * np.cos(3 * X[:, 1]) > 0).astype(int)
+    tree = SmallTree(random_state=0).fit(X, y)
+    assert tree.tree_.get_n_leaves() == 10 and tree.tree_.tree_.node_count == 19
+
+
+def test_three_classes_are_refused_and_one_class_scores_minus_one():
+    X = np.arange(6.0)[:, None]
+    with pytest.raises(ValueError, match="binary"):
+        SmallTree().fit(X, np.array([0, 1, 2, 0, 1, 2]))
+    tree = SmallTree().fit(X, np.array([4, 4, 4, 4, 4, 4]))
+    np.testing.assert_array_equal(tree.decision_function(X), np.full(6, -1.0))
+    np.testing.assert_array_equal(tree.predict(X), np.full(6, 4))
