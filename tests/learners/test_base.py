@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from river import base
 
 import learners
@@ -76,3 +77,27 @@ def test_feature_policy_builds_its_own_stack_at_first_use_and_keeps_it():
     back = pickle.loads(pickle.dumps(policy))
     assert back._stack._t == 1
     np.testing.assert_array_equal(back.predict_one({"u": 0.5}), policy.predict_one({"u": 0.5}))
+
+
+def test_only_learners_and_incremental_regressors_are_resolved():
+    from sklearn.linear_model import SGDRegressor
+    from sklearn.tree import DecisionTreeRegressor
+
+    K = sets.Interval(-1.0, 1.0)
+
+    class PredictOnly:
+        def predict_one(self, x):
+            return np.zeros(1)
+
+    class LearnOnly:
+        def learn_one(self, x, g):
+            pass
+
+    # a batch scikit-learn regressor (no partial_fit) is neither: refused naming the learner
+    for bad in (DecisionTreeRegressor(), PredictOnly(), LearnOnly()):
+        with pytest.raises(ValueError, match="learner must be"):
+            resolve_learner(bad, K)
+    for regressor in (SGDRegressor(), learners.OnlineRidge()):  # through the reduction, lam 1
+        proto, reduced = resolve_learner(regressor, K)
+        assert reduced and isinstance(proto, learners.RegressorOCO) and proto.lam == 1.0
+        assert proto.regressor is regressor and proto.decision_set is K

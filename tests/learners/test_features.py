@@ -107,3 +107,70 @@ def test_linear_ogd_uses_the_default_cap():
         model.learn_one({f"f{t}": 1.0}, np.array([0.1]))
     assert len(model._stack._index) == MAX_FEATURES
     assert model._stack._theta.shape == (1, 1, MAX_FEATURES)
+
+
+# -- the index itself (surviving mutants of the twenty-ninth session's mutation pass) --------
+
+
+def test_new_names_get_the_next_columns_in_canonical_order():
+    # strings by their text (not by repr: its quotes would put "b'" before 'a"'), other
+    # types by their type's name, then repr: ints before strs, never compared with them
+    index = FeatureIndex()
+    index.add(index.read({"k": 1.0})[1])
+    vector, new = index.read({"b'": 2.0, 3: 3.0, 'a"': 4.0, "k": 5.0, 1: 6.0})
+    assert new == [1, 3, 'a"', "b'"]
+    assert vector.tolist() == [5.0, 6.0, 3.0, 4.0, 2.0]  # "k" keeps column 0
+    index.add(new)
+    assert index.names == ["k", 1, 3, 'a"', "b'"]
+
+
+def test_a_cap_of_one_name_is_taken():
+    index = FeatureIndex(max_features=1)
+    index.add(index.read({"b": 1.0, "a": 2.0})[1])
+    assert index.names == ["a"]
+
+
+def test_add_ignores_names_beyond_the_cap():
+    index = FeatureIndex(max_features=2)
+    index.add(["a", "b", "c"])
+    assert index.names == ["a", "b"]
+    index.add(["z"])  # full: nothing more
+    assert index.names == ["a", "b"]
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf"), np.float64("nan")])
+def test_the_known_names_fast_path_refuses_non_finite_values(bad):
+    # every name known and every value a float: the one-pass path must still refuse, by name
+    index = FeatureIndex()
+    index.add(index.read({"a": 1.0, "b": 2.0})[1])
+    assert index.read({"a": 3.0, "b": 4.0})[0].tolist() == [3.0, 4.0]  # (the fast path)
+    with pytest.raises(ValueError, match=r"x\['b'\]"):
+        index.read({"a": 3.0, "b": bad})
+    with pytest.raises(ValueError, match=r"x\['a'\]"):
+        index.read({"a": bad, "b": 4.0})
+    wide = FeatureIndex()  # beyond 64 names the sum is numpy's
+    names = [f"f{i:03d}" for i in range(100)]
+    wide.add(wide.read(dict.fromkeys(names, 1.0))[1])
+    with pytest.raises(ValueError, match=r"x\['f050'\]"):
+        wide.read({**dict.fromkeys(names, 1.0), "f050": bad})
+    # finite values whose sum overflows are still finite, and read
+    assert wide.read(dict.fromkeys(names, 1e307))[0].tolist() == [1e307] * 100
+
+
+def test_targets_must_have_exactly_the_shape_but_a_scalar_or_a_flat_row_of_its_size():
+    from learners._features import check_targets
+
+    assert check_targets(5.0, (1,), "y").tolist() == [5.0]  # a scalar for one target
+    assert check_targets([5.0], (), "y").tolist() == 5.0  # a flat one-element row for a scalar
+    for y, shape in [(np.zeros((2, 3)), (3, 2)), (np.zeros((2, 3)), (6,)),
+                     (np.zeros((1, 1)), (1,)), ([1.0, 2.0], (1, 2)), ([1.0, 2.0], (3,))]:
+        with pytest.raises(ValueError, match="G must have shape"):
+            check_targets(y, shape, "G")
+
+
+@pytest.mark.parametrize("n", [True, 0, 1.0, "2"])
+def test_a_stack_size_must_be_a_positive_integer_not_a_bool(n):
+    from learners._features import check_stack
+
+    with pytest.raises(ValueError, match="n must be"):
+        check_stack(n, None)
