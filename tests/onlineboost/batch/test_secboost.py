@@ -544,3 +544,22 @@ def test_solve_alpha_falls_back_to_the_largest_dyadic_w2_where_the_curvature_van
         assert W2 == expected
         assert eps == pytest.approx(bound / (W2 * abs(alpha)) - 1.0, rel=1e-12)
         assert eps >= 0.0
+
+
+def test_the_losses_documented_defaults_and_their_parameters_ranges():
+    # eq. (90) at q = -2 and eq. (91) at Q = 500, Appendix C.3's settings, as the defaults
+    z = np.linspace(-4.0, 3.0, 701)
+    logistic = np.logaddexp(0.0, -z)
+    np.testing.assert_allclose(ClippedLogisticLoss()(z),
+                               np.minimum(logistic, np.logaddexp(0.0, 2.0)), rtol=1e-14)
+    d = 500.0 * z - 0.5 - np.rint(500.0 * z - 0.5)
+    np.testing.assert_allclose(SpringLoss()(z),
+                               logistic + (1 - np.sqrt(np.maximum(1 - 4 * d * d, 0))) / 500.0,
+                               rtol=1e-13)
+    for Q in (0.0, -1.0, np.inf, np.nan):
+        with pytest.raises(ValueError, match="Q must be"):
+            SpringLoss(Q=Q)
+    assert SpringLoss(Q=0.25)(0.0) == pytest.approx(np.log(2.0) + 4.0)  # any Q > 0: a peak
+    for q in (np.inf, -np.inf, np.nan):
+        with pytest.raises(ValueError, match="q must be"):
+            ClippedLogisticLoss(q=q)
