@@ -245,3 +245,42 @@ def test_features_up_to_the_largest_double_keep_answers_and_state_finite(K):
     core = stack._core
     assert np.isfinite(core._W).all() and np.isfinite(core._err).all()
     assert np.isfinite(core._leaf_s).all() and stack.n_leaves().max() > 1
+
+
+def test_a_value_at_a_threshold_goes_left_in_the_histograms_the_split_and_predict():
+    # integers in the warm-up make half-integer thresholds; later samples sit exactly on them
+    # (x_j <= theta_k is bin_j <= k: a value at theta_k is on the left). Counting thresholds
+    # at or below the value (<= for <) moves those samples right: a different split and
+    # different side means, and predict sends the threshold itself right
+    rng = np.random.default_rng(4)
+    warmup, grace = 10, 80
+    reg = learners.OnlineTreeRegressor(max_depth=1, n_bins=8, warmup=warmup,
+                                       grace_period=grace, split_confidence=0.5)
+    X = np.concatenate([rng.integers(0, 6, size=(warmup, 2)).astype(float),
+                        rng.integers(0, 11, size=(grace - warmup, 2)) / 2.0])
+    y = np.where(X[:, 0] <= 2.5, -1.0, 1.0) + np.where(X[:, 0] == 2.5, 3.0, 0.0)
+    y = y + rng.normal(0, 0.1, grace)
+    for row, target in zip(X, y):
+        reg.learn_one({"a": row[0], "b": row[1]}, float(target))
+    core = reg._stack._core
+    thresholds = [core._thr[j][np.isfinite(core._thr[j])] for j in range(2)]
+    assert 2.5 in thresholds[0] and np.sum(X[warmup:, 0] == 2.5) >= 3
+    gain, j, theta = _brute_force_split(X[warmup:], y[warmup:], thresholds)
+    assert (core._feat[0, 0], core._thr[j, core._split[0, 0]]) == (j, theta)
+    left = X[warmup:, j] <= theta
+    np.testing.assert_allclose(core._leaf_s[0, 1:3, 0],
+                               [y[warmup:][left].sum(), y[warmup:][~left].sum()])
+    at, below = {"a": theta, "b": 0.0}, {"a": theta - 0.25, "b": 0.0}
+    assert j == 0 and reg.predict_one(at) == reg.predict_one(below)
+
+
+def test_predictions_of_different_contexts_in_a_row_are_each_their_own():
+    # a predict caches its context's leaves until the next learn: a second, different
+    # context must not get the first one's
+    reg = learners.OnlineTreeRegressor(max_depth=2, n_bins=5, warmup=8, grace_period=6)
+    for x, rng in _contexts(300, seed=6):
+        reg.learn_one(x, 2.0 * (x.get("f0", 0.0) > 0) + rng.normal(0, 0.1))
+    queries = [{"f0": -1.0, "f1": 0.0}, {"f0": 1.0, "f1": 0.0}, {"f0": -1.0, "f1": 0.0}]
+    fresh = [pickle.loads(pickle.dumps(reg)).predict_one(q) for q in queries]
+    assert fresh[0] != fresh[1]
+    assert [reg.predict_one(q) for q in queries] == fresh
