@@ -284,3 +284,21 @@ def test_predictions_of_different_contexts_in_a_row_are_each_their_own():
     fresh = [pickle.loads(pickle.dumps(reg)).predict_one(q) for q in queries]
     assert fresh[0] != fresh[1]
     assert [reg.predict_one(q) for q in queries] == fresh
+
+
+def test_a_linear_part_that_overflows_counts_as_zero():
+    # W x beyond the largest double (inf, or NaN where the signs cancel) is dropped: the leaf
+    # answers its mean, as documented; clipping inf to +-1e100 instead, or keeping NaN,
+    # answers something else
+    reg = learners.OnlineTreeRegressor(max_depth=1, warmup=5, grace_period=1000,
+                                       leaf_model="linear", leaf_lr=0.5)
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        a, b = rng.normal(size=2)
+        reg.learn_one({"a": a, "b": b}, 3.0 * a + 3.0 * b + 1.0)
+    core = reg._stack._core
+    W = core._W.reshape(-1, core._cap, 1)[0, :2, 0]
+    assert W[0] > 1.0 and W[1] > 1.0  # 1e308 on both overflows W x, one on each side: NaN
+    mean = core._leaf_s[0, 0, 0] / core._leaf_n[0, 0]
+    for x in ({"a": 1e308, "b": 1e308}, {"a": -1e308, "b": -1e308}, {"a": 1e308, "b": -1e308}):
+        assert reg.predict_one(x) == pytest.approx(mean, rel=1e-12)
