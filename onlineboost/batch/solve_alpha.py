@@ -6,9 +6,34 @@ import typing
 
 import numpy as np
 
-from .secboost_losses import second_v_derivative, v_derivative
+from .secboost_losses import v_derivative
 
-__all__ = ["AlphaStep", "solve_alpha_extended", "alpha_from_smoothness"]
+__all__ = ["AlphaStep", "solve_alpha_extended", "alpha_from_smoothness", "curvature_noise"]
+
+#: rounding errors an F value and the numerator's three additions may carry, in units of
+#: machine epsilon times the values' magnitudes (a loss computed to a few ulps)
+_NOISE_ULPS = 8.0
+
+
+def curvature_noise(F, z, b, c) -> tuple:
+    r"""The second $v$-derivative $\delta_{\{b, c\}} F(z)$ (`secboost_losses.
+    second_v_derivative`'s values, the same floats) and the rounding error its numerator may
+    carry, as a derivative: $8\epsilon_{\text{mach}}(|F(z+b+c)| + |F(z+b)| + |F(z+c)| +
+    |F(z)|) / |bc|$. Below it a second difference is machine zero.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from onlineboost.batch.solve_alpha import curvature_noise
+    >>> second, noise = curvature_noise(lambda z: 1.0 - z, np.array([0.3]), 0.7, 0.1)
+    >>> bool(abs(second[0]) <= noise[0]), bool(noise[0] < 1e-12)  # linear: noise, and tiny
+    (True, True)
+    """
+    f1, f2, f3, f4 = F(z + b + c), F(z + b), F(z + c), F(z)
+    bc = b * c
+    second = (f1 - f2 - f3 + f4) / bc
+    scale = np.abs(f1) + np.abs(f2) + np.abs(f3) + np.abs(f4)
+    return second, _NOISE_ULPS * np.finfo(np.float64).eps * scale / np.abs(bc)
 
 
 class AlphaStep(typing.NamedTuple):
@@ -28,6 +53,11 @@ def solve_alpha_extended(
     $\tilde w_i(\alpha) = -\delta_{v_{(t-1)i}} F(\alpha y_i h(x_i) + \tilde e_{(t-1)i})$.
     Step 3 sets $\overline{W}_{2,t}$ to the absolute value of the LHS of (11) (Theorem 5.8);
     if that is machine zero, to the largest $2^{-k}$ with $|\alpha| \le |\eta| / (W M^2)$.
+    Machine zero is relative to the loss values the second $v$-derivatives are made of: the
+    LHS is taken as 0 when it is at most the rounding error those values may carry,
+    $8\epsilon_{\text{mach}}$ times the mean over $i$ of
+    $(|F_1| + |F_2| + |F_3| + |F_4|)_i\, h_i^2 / (M^2 |b_i c_i|)$ (`curvature_noise`): a loss
+    linear in the edge gives rounding noise there (about $10^{-17}$), not an exact 0.
     Step 4: $\varepsilon = b_{\sup} / |\alpha| - 1$, $b_{\sup} = |\eta| / (W M^2)$ (the paper
     writes $\alpha$; with $\alpha < 0$ that would make $\varepsilon$ negative, so $|\alpha|$).
 
@@ -59,8 +89,9 @@ def solve_alpha_extended(
     if not found:
         return AlphaStep(float("nan"), float("nan"), float("nan"))
     h2 = (yh / M) ** 2  # y_i^2 = 1
-    W = abs(float(np.mean(second_v_derivative(F, e_prev, alpha * yh, v_prev) * h2)))  # (11)
-    if W == 0.0 or not np.isfinite(W):
+    second, noise = curvature_noise(F, e_prev, alpha * yh, v_prev)
+    W = abs(float(np.mean(second * h2)))  # (11)
+    if W <= float(np.mean(noise * h2)) or not np.isfinite(W):  # machine zero
         W = 1.0  # W_init, (85)
         while abs(alpha) > abs(eta) / (W * M**2):
             W /= 2.0

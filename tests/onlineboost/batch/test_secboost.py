@@ -546,6 +546,55 @@ def test_solve_alpha_falls_back_to_the_largest_dyadic_w2_where_the_curvature_van
         assert eps >= 0.0
 
 
+def test_solve_alpha_takes_rounding_noise_of_a_linear_loss_as_machine_zero():
+    # the same linear loss on ordinary (non-dyadic) edges, offsets and scores: the second
+    # differences are rounding noise, not exact zeros, and the docstring's "machine zero"
+    # is relative to the loss values; (85)'s dyadic W2 must come out, not W2 ~ 1e-17 (which
+    # made epsilon ~ 1e16)
+    F = lambda z: 2.0 - 0.3 * z  # noqa: E731
+    rng = np.random.default_rng(13)
+    noisy = 0
+    for _ in range(20):
+        m = 30
+        e_prev = rng.normal(size=m)
+        v_prev = rng.uniform(0.01, 0.3, size=m)
+        w = -(F(e_prev + v_prev) - F(e_prev)) / v_prev  # 0.3 up to rounding
+        yh = rng.choice([-1.0, 1.0], size=m) * rng.uniform(0.1, 3.0, size=m)
+        M = float(np.abs(yh).max())
+        eta = float(np.mean(w * yh))
+        alpha, W2, eps = solve_alpha_extended(F, w, yh, e_prev, v_prev, M, delta=1.0)
+        raw = abs(float(np.mean(second_v_derivative(F, e_prev, alpha * yh, v_prev)
+                                * (yh / M) ** 2)))
+        noisy += raw > 0.0  # (the case this test is for: the old test of exact 0 missed it)
+        bound = abs(eta) / M**2
+        expected = 1.0
+        while abs(alpha) > bound / expected:
+            expected /= 2.0
+        assert W2 == expected and np.log2(W2) == round(np.log2(W2))
+        assert eps == pytest.approx(bound / (W2 * abs(alpha)) - 1.0, rel=1e-12)
+        assert 0.0 <= eps < 1.0  # the largest such 2^-k: within a factor 2 of the bound
+    assert noisy >= 15
+
+
+def test_machine_zero_is_relative_to_the_loss_values_and_leaves_real_curvature_alone():
+    from onlineboost.batch.solve_alpha import curvature_noise
+
+    rng = np.random.default_rng(3)
+    z, b, c = rng.normal(size=50), rng.uniform(0.05, 1, 50), rng.uniform(0.05, 1, 50)
+    for F in (LogisticLoss(), SpringLoss(Q=5.0), lambda z: 1e6 * z ** 2):
+        second, noise = curvature_noise(F, z, b, c)
+        # the same floats as the second v-derivative, and noise far below real curvature
+        np.testing.assert_array_equal(second, second_v_derivative(F, z, b, c))
+        assert np.all(noise < 1e-10 * np.abs(second).max())
+    # the noise scales with the loss values: a shift of F by 1e6 moves it, not the curvature
+    second, noise = curvature_noise(lambda z: 1e6 + z ** 2, z, b, c)
+    eps = np.finfo(np.float64).eps
+    f = [1e6 + (z + s) ** 2 for s in (b + c, b, c, 0.0)]
+    np.testing.assert_allclose(noise, 8 * eps * sum(np.abs(v) for v in f) / (b * c),
+                               rtol=1e-12)
+    np.testing.assert_allclose(second, 2.0, atol=1e-6)  # (rounding of 1e6 + z^2: ~1e-10 / bc)
+
+
 def test_the_losses_documented_defaults_and_their_parameters_ranges():
     # eq. (90) at q = -2 and eq. (91) at Q = 500, Appendix C.3's settings, as the defaults
     z = np.linspace(-4.0, 3.0, 701)
