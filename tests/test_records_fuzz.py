@@ -10,6 +10,7 @@ import math
 import zlib
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -102,9 +103,27 @@ def test_line_reader_accounts_for_every_byte(data, limit):
     physical = data.split(b"\n")
     for (number, raw), text in zip(lines, physical):
         if raw is None:
-            assert len(text) + 1 > limit  # only over-long lines are dropped
+            assert len(text) > limit  # only over-long lines are dropped
         else:
             assert raw.rstrip(b"\n") == text and len(raw) <= limit + 1
+
+
+@pytest.mark.parametrize("limit", [1, 7, 1 << 20])
+def test_a_line_of_max_line_bytes_is_read_and_one_byte_more_is_dropped(limit):
+    # the limit counts the line's bytes, not its newline (1 MiB by default); a longer line is
+    # dropped whole and counted, and the next line is read as usual
+    data = b"a" * limit + b"\n" + b"b" * (limit + 1) + b"\n" + b"c" * (limit - 1) + b"\n"
+    reader = (LineReader(io.BytesIO(data)) if limit == 1 << 20
+              else LineReader(io.BytesIO(data), max_line_bytes=limit))
+    assert list(reader) == [(1, b"a" * limit + b"\n"), (2, None),
+                            (3, b"c" * (limit - 1) + b"\n")]
+    assert (reader.offset, reader.line_number, reader.pending) == (len(data), 3, 0)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "10", None])
+def test_max_line_bytes_must_be_a_positive_integer(bad):
+    with pytest.raises(ValueError, match="max_line_bytes"):
+        LineReader(io.BytesIO(b""), max_line_bytes=bad)
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
