@@ -302,3 +302,103 @@ def test_a_linear_part_that_overflows_counts_as_zero():
     mean = core._leaf_s[0, 0, 0] / core._leaf_n[0, 0]
     for x in ({"a": 1e308, "b": 1e308}, {"a": -1e308, "b": -1e308}, {"a": 1e308, "b": -1e308}):
         assert reg.predict_one(x) == pytest.approx(mean, rel=1e-12)
+
+
+def _split_oracle(X, y, warmup, thresholds, delta):
+    """Whether the root splits at its first check, written out from the docstring: the best
+    gain over the histogrammed samples (after the warm-up) against sigma^2 chi2_d(1 - delta/m),
+    sigma^2 a coordinate from every sample the root saw, m the candidates with 5 samples a
+    side; `y` `(n,)` or `(n, d)`."""
+    from scipy import stats
+
+    Y = y.reshape(len(y), -1)
+    d = Y.shape[1]
+    Xh, Yh = X[warmup:], Y[warmup:]
+
+    def sse(rows):
+        return ((rows - rows.mean(axis=0)) ** 2).sum()
+
+    gains = []
+    for j in range(X.shape[1]):
+        for theta in thresholds[j]:
+            left = Xh[:, j] <= theta
+            if left.sum() >= _MIN_SIDE and (~left).sum() >= _MIN_SIDE:
+                gains.append(sse(Yh) - sse(Yh[left]) - sse(Yh[~left]))
+    if not gains:
+        return False
+    best, m, n = max(gains), len(gains), len(Y)
+    sigma2 = max(sse(Y) - best, 0.0) / (max(n - 2, 1) * d)
+    return best > sigma2 * stats.chi2.isf(delta / m, d) and best > 1e-12 * (Y ** 2).sum()
+
+
+def _root_splits(X, y, warmup, n_bins, delta):
+    """The root's decision at its first check (grace period = the samples) and the
+    thresholds: an `OnlineTreeRegressor` for `y` `(n,)`, an `OnlineTree` on a wide box for
+    `y` `(n, d)` (fed the gradient -y at the centroid 0, so its targets are y)."""
+    params = dict(max_depth=1, n_bins=n_bins, warmup=warmup, grace_period=len(y),
+                  split_confidence=delta)
+    if y.ndim == 1:
+        model = learners.OnlineTreeRegressor(**params)
+        targets = y
+    else:
+        d = y.shape[1]
+        model = learners.OnlineTree(sets.Box([-1e3] * d, [1e3] * d), lam=1.0, **params)
+        targets = -y
+    for row, target in zip(X, targets):
+        model.learn_one(dict(zip("abc", row)), target)
+    core = model._stack._core
+    thresholds = [core._thr[j][np.isfinite(core._thr[j])] for j in range(X.shape[1])]
+    return model._stack.n_leaves()[0] == 2, thresholds
+
+
+@pytest.mark.parametrize("delta, n_bins, p, d", [(1e-3, 6, 2, 0), (0.2, 6, 2, 0), (0.05, 2, 1, 0),
+                                                 (0.01, 6, 2, 3)])
+def test_the_split_decision_is_the_chi_square_rule_with_bonferroni(delta, n_bins, p, d):
+    # amplitudes across the noise level: both decisions occur, each the rule's; then, for
+    # fixed draws, the amplitude where the rule's decision flips (found by bisection on the
+    # oracle) flips the tree's too, within 1e-6: a threshold off by any factor (the chi-square
+    # quantile, no division by the m candidates, the variance from the histogram alone or
+    # over n - 3 or n + 2 instead of n - 2) moves it. n_bins = 2 on one feature: m = 1;
+    # d = 3 targets (d = 0: one scalar target): chi-square with 3 degrees, sigma^2 over 3
+    rng = np.random.default_rng(7)
+    warmup, grace = 12, 60
+    shape = (grace,) if d == 0 else (grace, d)
+    outcomes = []
+    for amplitude in np.linspace(0.0, 2.5, 40):
+        X = rng.uniform(size=(grace, p))
+        step = (X[:, 0] > 0.5).astype(float).reshape(-1, *[1] * (len(shape) - 1))
+        y = amplitude * step + rng.normal(0.0, 1.0, shape)
+        split, thresholds = _root_splits(X, y, warmup, n_bins, delta)
+        want = _split_oracle(X, y, warmup, thresholds, delta)
+        assert split == want, amplitude
+        outcomes.append(want)
+    assert 4 <= sum(outcomes) <= 36  # both decisions, several times each
+    for _ in range(3):
+        X = rng.uniform(size=(grace, p))
+        step = (X[:, 0] > 0.5).astype(float).reshape(-1, *[1] * (len(shape) - 1))
+        noise = rng.normal(0.0, 1.0, shape)
+        thresholds = _root_splits(X, noise, warmup, n_bins, delta)[1]  # (from X alone)
+        lo, hi = 0.0, 4.0
+        assert not _split_oracle(X, noise, warmup, thresholds, delta)
+        assert _split_oracle(X, hi * step + noise, warmup, thresholds, delta)
+        while hi - lo > 1e-6 * hi:
+            mid = 0.5 * (lo + hi)
+            if _split_oracle(X, mid * step + noise, warmup, thresholds, delta):
+                hi = mid
+            else:
+                lo = mid
+        assert not _root_splits(X, lo * step + noise, warmup, n_bins, delta)[0]
+        assert _root_splits(X, hi * step + noise, warmup, n_bins, delta)[0]
+
+
+def test_a_candidate_with_exactly_five_samples_a_side_is_valid():
+    # integer warm-up values fix thresholds at the half-integers; five samples at 0 then the
+    # rest at 5: the only candidates with a left side hold exactly five samples
+    for few, side in ((0.0, 1), (5.0, 2)):  # five on the left, then five on the right
+        reg = learners.OnlineTreeRegressor(max_depth=1, n_bins=6, warmup=6, grace_period=30,
+                                           split_confidence=0.01)
+        xs = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0] + [few] * 5 + [5.0 - few] * 19
+        for i, a in enumerate(xs):
+            reg.learn_one({"a": a}, (4.0 if a == few else 0.0) + 0.01 * (i % 3))
+        core = reg._stack._core
+        assert reg._stack.n_leaves()[0] == 2 and core._leaf_n[0, side] == 5
