@@ -402,3 +402,38 @@ def test_a_candidate_with_exactly_five_samples_a_side_is_valid():
             reg.learn_one({"a": a}, (4.0 if a == few else 0.0) + 0.01 * (i % 3))
         core = reg._stack._core
         assert reg._stack.n_leaves()[0] == 2 and core._leaf_n[0, side] == 5
+
+
+def test_a_feature_that_appears_late_warms_up_on_its_own_first_values():
+    # each feature's thresholds come from its own first `warmup` values (0 while it is missing
+    # from a dict), counted from the sample that first names it
+    from learners.stump import warmup_thresholds
+
+    rng = np.random.default_rng(9)
+    reg = learners.OnlineTreeRegressor(max_depth=2, n_bins=4, warmup=10, grace_period=10)
+    a_values, b_values = [], []
+    for t in range(60):
+        x = {"a": float(rng.normal())}
+        if t >= 25:
+            x["b"] = float(rng.normal())
+            b_values.append(x["b"])
+        a_values.append(x["a"])
+        reg.learn_one(x, x["a"])
+    core = reg._stack._core
+    assert core._ready[:2].all() and core._n_ready == 2
+    for j, values in enumerate((a_values, b_values)):
+        theta = warmup_thresholds(values[:10], 4)
+        np.testing.assert_array_equal(core._thr[j, :len(theta)], theta)
+
+
+def test_the_stacks_defaults_are_the_learners():
+    import inspect
+
+    for stack, learner in ((learners.TreeStack, learners.OnlineTree),
+                           (learners.TreeRegressorStack, learners.OnlineTreeRegressor)):
+        mine = inspect.signature(stack).parameters
+        theirs = inspect.signature(learner).parameters
+        shared = set(mine) & set(theirs) - {"n"}
+        assert {"max_depth", "leaf_lr", "split_confidence", "warmup"} <= shared
+        for name in shared:
+            assert mine[name].default == theirs[name].default, (stack.__name__, name)
