@@ -149,3 +149,26 @@ def test_counts_must_be_positive_whole_numbers(flag, value, capsys):
         cli.main(["table", flag, value])
     assert exit_.value.code == 2
     assert f"argument {flag}: must be" in capsys.readouterr().err
+
+
+PAPER_TEXT = (Path(__file__).resolve().parents[2] / "shared" / "papers"
+              / "hazan-singh-2021-boosting-for-online-convex-optimization.txt")
+
+
+@pytest.mark.skipif(not PAPER_TEXT.exists(), reason="the paper's text (../shared/papers) is "
+                    "not beside the repository")
+def test_the_papers_rows_are_table_1_of_the_paper_text():
+    # `table.PAPER`, the (paper) rows `onlineboost table --protocol paper` prints, against the
+    # table as it stands in the paper's text: every figure, every data set and learner
+    text = " ".join(PAPER_TEXT.read_text().split())
+    sets = {"Boston": "boston", "Diabetes": "diabetes", "California Housing": "california"}
+    names = {"Decision Stumps": "stump", "Ridge Regression": "ridge", "Tiny MLP": "mlp"}
+    found = {}
+    for block in re.finditer(r"(Boston|Diabetes|California Housing) dataset WL N=2 N=3 N=4 "
+                             r"N=5 Improvement ((?:(?:Decision Stumps|Ridge Regression|Tiny MLP)"
+                             r"(?: -?\d\.\d{3}){5} -?\d+\.\d%\s*){3})", text):
+        for row in re.finditer(r"(Decision Stumps|Ridge Regression|Tiny MLP)((?: -?\d\.\d{3}){5})",
+                               block.group(2)):
+            found[(sets[block.group(1)], names[row.group(1)])] = tuple(
+                float(v) for v in row.group(2).split())
+    assert found == table.PAPER
