@@ -612,3 +612,30 @@ def test_the_losses_documented_defaults_and_their_parameters_ranges():
     for q in (np.inf, -np.inf, np.nan):
         with pytest.raises(ValueError, match="q must be"):
             ClippedLogisticLoss(q=q)
+
+
+def test_the_grid_obi_is_the_secants_largest_gap_over_the_whole_interval():
+    # against scipy's bounded maximiser of the gap on I_{a,c} (Definition 4.6), peaks anywhere
+    # in the interval (a grid over part of it misses those elsewhere); the grid estimate is
+    # a lower one, within its spacing's second-order error, and the default is 257 points
+    rng = np.random.default_rng(21)
+    F = LogisticLoss()
+    for _ in range(30):
+        a, b = rng.uniform(-4, 4, size=2)
+        c = a + rng.choice([-1.0, 1.0]) * rng.uniform(0.5, 6.0)
+        slope = (F(b) - F(a)) / (b - a)
+        gap = lambda x: F(a) + slope * (x - a) - F(x)  # noqa: E731
+        res = optimize.minimize_scalar(lambda x: -gap(x), bounds=sorted((a, c)),
+                                       method="bounded", options={"xatol": 1e-10})
+        want = max(-res.fun, gap(a), gap(c), 0.0)
+        got = offset_oracle.obi_grid(F, np.array([a]), np.array([b]), np.array([c]))[0]
+        step = abs(c - a) / 256
+        assert want - 0.125 * step**2 - 1e-12 <= got <= want + 1e-12
+        assert got == offset_oracle.obi_grid(F, np.array([a]), np.array([b]), np.array([c]),
+                                             n_grid=257)[0]
+    # and the golden-section OBI of a convex loss, 60 steps by default, to 1e-12
+    z, v = rng.uniform(-3, 3, 40), rng.uniform(-2, 2, 40)
+    exact = offset_oracle.obi_grid(F, z, z + v, z + v, n_grid=200001)
+    np.testing.assert_allclose(offset_oracle.obi_convex(F, z, v), exact, atol=1e-10)
+    np.testing.assert_array_equal(offset_oracle.obi_convex(F, z, v),
+                                  offset_oracle.obi_convex(F, z, v, n_iter=60))
