@@ -54,10 +54,9 @@ def solve_alpha_extended(
     Step 3 sets $\overline{W}_{2,t}$ to the absolute value of the LHS of (11) (Theorem 5.8);
     if that is machine zero, to the largest $2^{-k}$ with $|\alpha| \le |\eta| / (W M^2)$.
     Machine zero is relative to the loss values the second $v$-derivatives are made of: the
-    LHS is taken as 0 when it is at most the rounding error those values may carry,
-    $8\epsilon_{\text{mach}}$ times the mean over $i$ of
-    $(|F_1| + |F_2| + |F_3| + |F_4|)_i\, h_i^2 / (M^2 |b_i c_i|)$ (`curvature_noise`): a loss
-    linear in the edge gives rounding noise there (about $10^{-17}$), not an exact 0.
+    LHS is taken as 0 when it is at most the mean over $i$ of the rounding error those four
+    values may carry (`curvature_noise`, weighted as in (11)): a loss linear in the edge gives
+    rounding noise there ($10^{-17}$ to $10^{-16}$ in the tests), not an exact 0.
     Step 4: $\varepsilon = b_{\sup} / |\alpha| - 1$, $b_{\sup} = |\eta| / (W M^2)$ (the paper
     writes $\alpha$; with $\alpha < 0$ that would make $\varepsilon$ negative, so $|\alpha|$).
 
