@@ -639,3 +639,29 @@ def test_the_grid_obi_is_the_secants_largest_gap_over_the_whole_interval():
     np.testing.assert_allclose(offset_oracle.obi_convex(F, z, v), exact, atol=1e-10)
     np.testing.assert_array_equal(offset_oracle.obi_convex(F, z, v),
                                   offset_oracle.obi_convex(F, z, v, n_iter=60))
+
+
+def test_offsets_simple_doubles_z_until_the_checked_obi_fits():
+    # C.2's "start again with a smaller step size": Z = 16, 32, 64, ... (up to Z_max), the
+    # first Z whose oo_simple offset has an OBI within z, measured on the check grid of
+    # c Z + 1 points (c = max(check, ceil((min_check - 1) / Z)))
+    F = LogisticLoss()
+    e_t, e_prev = np.array([0.0, 1.0, -2.0, 0.5]), np.array([3.0, -1.5, 2.0, 0.6])
+    for z in (1e-3, 1e-4, 1e-6):
+        v, found = offset_oracle.offsets_simple(F, e_t, e_prev, z)
+        for i in range(len(e_t)):
+            a, c_ = e_t[i:i + 1], e_prev[i:i + 1]
+            Z, want = 16, np.nan
+            while Z <= 1024:
+                cand = offset_oracle.oo_simple(F, a, c_, Z)
+                c = max(4, -(-1024 // Z))
+                q = offset_oracle.obi_grid(F, a, a + cand, c_, n_grid=c * Z + 1)[0]
+                if q <= z:
+                    want = cand[0]
+                    break
+                Z *= 2
+            assert found[i] == (not np.isnan(want))
+            assert v[i] == pytest.approx(want, rel=1e-12) or np.isnan(want)
+    # one that needs refining: Z = 16 and 32 leave too large an OBI, Z = 64 fits
+    v, found = offset_oracle.offsets_simple(F, np.array([0.0]), np.array([3.0]), 1e-4)
+    assert found[0] and v[0] == pytest.approx(3.0 / 64, rel=1e-12)
