@@ -665,3 +665,27 @@ def test_offsets_simple_doubles_z_until_the_checked_obi_fits():
     # one that needs refining: Z = 16 and 32 leave too large an OBI, Z = 64 fits
     v, found = offset_oracle.offsets_simple(F, np.array([0.0]), np.array([3.0]), 1e-4)
     assert found[0] and v[0] == pytest.approx(3.0 / 64, rel=1e-12)
+
+
+def test_offsets_convex_halves_from_the_gap_between_the_edges():
+    # B.7's dichotomic search: v = (e_prev - e_t) / 2^k for the least k <= max_halvings whose
+    # convex OBI is within z (the sign of e_prev - e_t, as the offsets take it, §5.1.2)
+    F = LogisticLoss()
+    rng = np.random.default_rng(5)
+    e_t, e_prev = rng.uniform(-3, 3, 30), rng.uniform(-3, 3, 30)
+    for z in (1e-2, 1e-4):
+        v, found = offset_oracle.offsets_convex(F, e_t, e_prev, z)
+        assert found.all()
+        for i in range(30):
+            k = 0
+            while offset_oracle.obi_convex(F, e_t[i:i + 1], (e_prev[i:i + 1] - e_t[i]) / 2**k
+                                           )[0] > z:
+                k += 1
+            assert v[i] == (e_prev[i] - e_t[i]) / 2**k
+    # x^2 has OBI v^2 / 4: from v = 4, z = 0.3 needs two halvings (v = 1), z = 0.01 five
+    for max_halvings, z, want in ((2, 0.3, 1.0), (1, 0.3, np.nan), (5, 0.01, 0.125),
+                                  (4, 0.01, np.nan)):
+        v, found = offset_oracle.offsets_convex(lambda x: x**2, np.array([0.0]),
+                                                np.array([4.0]), z, max_halvings=max_halvings)
+        assert found[0] == (not np.isnan(want))
+        np.testing.assert_array_equal(v, [want])
