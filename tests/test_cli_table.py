@@ -172,3 +172,33 @@ def test_the_papers_rows_are_table_1_of_the_paper_text():
             found[(sets[block.group(1)], names[row.group(1)])] = tuple(
                 float(v) for v in row.group(2).split())
     assert found == table.PAPER
+
+
+def test_run_once_is_a_prequential_pass_of_the_weak_learner_and_booco_on_table_1s_k():
+    # the protocol written out: the paper's gamma = 0.1, eta = 0.01, delta = 0.01 and K =
+    # [-1, 1] by default, a seeded shuffle, contexts standardised before each learns, the weak
+    # learner's answer clipped to K; targets beyond K so that K's bounds show
+    from river import preprocessing
+
+    from onlineboost import BoOCO, sets
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(40, 3)), np.clip(rng.normal(scale=2.0, size=40), -1.0, 1.0)
+    y[:5] = 1.0
+    got = table.run_once(X, y, "ridge", seed=3)
+    order = np.random.default_rng(3).permutation(40)
+    scaler = preprocessing.StandardScaler()
+    weak = table.make_learner("ridge", 3)
+    booster = BoOCO(table.make_learner("ridge", 3), n_learners=5, gamma=0.1, step_size=0.01,
+                    delta=0.01, seed=3, decision_set=sets.Interval(-1.0, 1.0))
+    base, boosted = 0.0, np.zeros(5)
+    for t in order:
+        raw = {f"x{j}": X[t, j] for j in range(3)}
+        x = scaler.transform_one(raw)
+        base += (float(np.clip(weak.predict_one(x), -1.0, 1.0)) - y[t]) ** 2
+        boosted += (booster.staged_predict_one(x) - y[t]) ** 2
+        scaler.learn_one(raw)
+        weak.learn_one(x, float(y[t]))
+        booster.learn_one(x, float(y[t]))
+    assert got.baseline == pytest.approx(base / 40, rel=1e-12)
+    np.testing.assert_allclose(got.boosted, boosted / 40, rtol=1e-12)
