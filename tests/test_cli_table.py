@@ -125,6 +125,7 @@ def test_paper_protocol_prints_the_papers_rows_and_explains_them(capsys):
     assert out.strip().endswith(table.LEGENDS["paper"][-1])
     row = next(line for line in out.splitlines() if line.startswith("diabetes"))
     assert len(row.split()) == 3 + 5 + 3  # N = 1..5, best "x% (N=k)", paper best
+    assert row.split()[-1] == "4.4%"  # the paper's best: 1 - 0.956 (its Table 1 prints 4.4%)
 
 
 def test_flags_override_the_protocol(capsys):
