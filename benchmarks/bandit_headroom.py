@@ -244,9 +244,9 @@ patched class restored in every task (the twenty-sixth session's flaw).
   0.0003), `NonlinearBandit(2, 3)` +0.0032, the others within 0.0012 of 0. On fresh seeds
   740-819 it did not hold: `LinearBandit` -0.0003 (SE 0.0003), ImageSegments +0.0013,
   `NonlinearBandit(2, 3)` -0.0023 (0.0015), linear classes -0.0012 (0.0006), `StumpMixture`
-  classes -0.0023 (0.0011); the penalties x3 / x10 / x100 on those columns and the bias alone dropped were likewise
-  within 0.0003 of 0 on `LinearBandit`. Over the 120 seeds the bias and context columns of the
-  correction neither cost nor earn there.
+  classes -0.0023 (0.0011); the penalties x3 / x10 / x100 on those columns, and the bias
+  alone dropped, were likewise within 0.0003 of 0 on `LinearBandit`. Over the 120 seeds the
+  bias and context columns of the correction neither cost nor earn there.
 - **The correction shrunk by its own uncertainty.** Each arm's centred correction $d_a$
   played as $d_a^3/(d_a^2 + \kappa\,\sigma_a^2\,\phi^\top A^{-1}\phi)$ ($\sigma_a^2$ the mean
   squared residual of the arm's targets; the weight's gradient on the same parts), seeds
