@@ -208,6 +208,7 @@ def test_pickle_roundtrip_continues_identically():
 @pytest.mark.parametrize("kwargs, name", [
     ({"max_depth": 0}, "max_depth"), ({"n_bins": 1}, "n_bins"), ({"warmup": 0}, "warmup"),
     ({"grace_period": True}, "grace_period"), ({"split_confidence": 0.0}, "split_confidence"),
+    ({"split_confidence": 1.01}, "split_confidence"),
     ({"max_features": 0}, "max_features"), ({"lam": -1.0}, "lam"),
     ({"leaf_model": "ols"}, "leaf_model"), ({"leaf_lr": 2.5}, "leaf_lr"),
     ({"decision_set": "simplex"}, "decision_set"),
@@ -437,3 +438,37 @@ def test_the_stacks_defaults_are_the_learners():
         assert {"max_depth", "leaf_lr", "split_confidence", "warmup"} <= shared
         for name in shared:
             assert mine[name].default == theirs[name].default, (stack.__name__, name)
+
+
+def test_the_documented_defaults():
+    # OnlineTree's docstring: max_depth=3, n_bins=16, warmup=64, grace_period=32,
+    # split_confidence=1e-3, leaf_model="adaptive", leaf_lr=0.1 (issue 11's rule); lam 1,
+    # K = [-1, 1], 1,000 feature names
+    want = dict(lam=1.0, max_depth=3, n_bins=16, warmup=64, grace_period=32,
+                split_confidence=1e-3, max_features=1_000, leaf_model="adaptive", leaf_lr=0.1)
+    tree = learners.OnlineTree()
+    assert {k: getattr(tree, k) for k in want} == want and tree.decision_set is None
+    core = tree._stack._core
+    assert (core.max_depth, core.n_bins, core.warmup, core.grace_period) == (3, 16, 64, 32)
+    assert (core.split_confidence, core.leaf_model, core.leaf_lr) == (1e-3, "adaptive", 0.1)
+    assert core._index.max_features == 1_000
+    np.testing.assert_array_equal(tree.predict_one({"a": 1.0}), [0.0])  # mu of [-1, 1]
+
+
+def test_the_smallest_settings_are_taken():
+    # a check after every sample, delta = 1, two bins, depth 1, a step of 2 and one feature
+    # name: the edges of every range are accepted and still learn (a two-value warm-up: its
+    # midpoint is the one threshold)
+    reg = learners.OnlineTreeRegressor(max_depth=1, n_bins=2, warmup=2, grace_period=1,
+                                       split_confidence=1.0, leaf_lr=2.0, max_features=1)
+    rng = np.random.default_rng(0)
+    for t in range(60):
+        a = (-1.0, 1.0)[t] if t < 2 else float(rng.normal())
+        reg.learn_one({"a": a, "ignored": 1.0}, 1.0 if a > 0 else -1.0)
+    assert reg._stack.n_leaves()[0] == 2 and reg._stack._core._thr[0, 0] == 0.0
+    assert reg.predict_one({"a": 1.0}) > 0.5 > -0.5 > reg.predict_one({"a": -1.0})
+    # a one-value warm-up is accepted and, as OnlineStump's, places no midpoint: no split
+    one = learners.OnlineTreeRegressor(max_depth=1, n_bins=2, warmup=1, grace_period=1)
+    for a in (0.0, 1.0, -1.0, 2.0, -2.0, 1.0, -1.0, 2.0, -2.0, 1.0, -1.0, 3.0, -3.0):
+        one.learn_one({"a": a}, a)
+    assert one._stack._core._ready[0] and one._stack.n_leaves()[0] == 1
