@@ -17,6 +17,7 @@ __all__ = [
     "SpringLoss",
     "v_derivative",
     "second_v_derivative",
+    "curvature_noise",
 ]
 
 
@@ -39,7 +40,33 @@ def second_v_derivative(F, z, b, c):
     >>> second_v_derivative(lambda z: z**2, 3.0, 0.1, -2.0)  # twice the leading coefficient
     2.0...
     """
-    return (F(z + b + c) - F(z + b) - F(z + c) + F(z)) / (b * c)
+    return curvature_noise(F, z, b, c)[0]
+
+
+#: rounding errors an F value and the numerator's three additions may carry, in units of
+#: machine epsilon times the values' magnitudes (a loss computed to a few ulps)
+_NOISE_ULPS = 8.0
+
+
+def curvature_noise(F, z, b, c) -> tuple:
+    r"""The second $v$-derivative $\delta_{\{b, c\}} F(z)$ (`second_v_derivative`) and the
+    rounding error its numerator may carry, as a derivative:
+    $8\epsilon_{\text{mach}}(|F(z+b+c)| + |F(z+b)| + |F(z+c)| + |F(z)|) / |bc|$. Below it a
+    second difference is machine zero (`solve_alpha.solve_alpha_extended`'s test of (11)).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from onlineboost.batch.secboost_losses import curvature_noise
+    >>> second, noise = curvature_noise(lambda z: 1.0 - z, np.array([0.3]), 0.7, 0.1)
+    >>> bool(abs(second[0]) <= noise[0]), bool(noise[0] < 1e-12)  # linear: noise, and tiny
+    (True, True)
+    """
+    f1, f2, f3, f4 = F(z + b + c), F(z + b), F(z + c), F(z)
+    bc = b * c
+    second = (f1 - f2 - f3 + f4) / bc
+    scale = np.abs(f1) + np.abs(f2) + np.abs(f3) + np.abs(f4)
+    return second, _NOISE_ULPS * np.finfo(np.float64).eps * scale / np.abs(bc)
 
 
 def _logistic(z):

@@ -577,7 +577,7 @@ def test_solve_alpha_takes_rounding_noise_of_a_linear_loss_as_machine_zero():
 
 
 def test_machine_zero_is_relative_to_the_loss_values_and_leaves_real_curvature_alone():
-    from onlineboost.batch.solve_alpha import curvature_noise
+    from onlineboost.batch.secboost_losses import curvature_noise
 
     rng = np.random.default_rng(3)
     z, b, c = rng.normal(size=50), rng.uniform(0.05, 1, 50), rng.uniform(0.05, 1, 50)
