@@ -98,3 +98,77 @@ def test_signed_payload_missing_fields_is_refused_by_name(tmp_path, capsys, dama
     assert code == 2 and "error: " in err and "KeyError" not in err, err
     assert any(w in err for w in ("lacks the fields", "malformed", "version",
                                   "does not hold")), err
+
+
+# -- the key's and the header's edges (mutants of `checkpoint` that the tests above let pass) --
+
+
+@pytest.mark.parametrize("where", ["environment", "file"])
+def test_a_key_of_exactly_16_bytes_is_taken_and_15_are_refused(tmp_path, monkeypatch, where):
+    """The documented minimum is 16 bytes, counted as bytes (a multi-byte character counts for
+    its UTF-8 length), for the variable and the key file alike."""
+    path = str(tmp_path / "ck")
+
+    def use(text):
+        if where == "environment":
+            monkeypatch.setenv("ONLINEBOOST_CHECKPOINT_KEY", text)
+        else:
+            monkeypatch.delenv("ONLINEBOOST_CHECKPOINT_KEY", raising=False)
+            (tmp_path / "k").write_text(text + "\n")  # the file's line end is not key
+            monkeypatch.setenv("ONLINEBOOST_CHECKPOINT_KEY_FILE", str(tmp_path / "k"))
+
+    use("é" * 8)  # 8 characters, 16 bytes
+    checkpoint.save(path, [1])
+    assert checkpoint.load(path) == [1] and checkpoint.key() == ("é" * 8).encode()
+    use("x" * 15)
+    with pytest.raises(checkpoint.CheckpointError, match="at least 16 bytes"):
+        checkpoint.key()
+    with pytest.raises(checkpoint.CheckpointError, match="at least 16 bytes"):
+        checkpoint.load(path)
+
+
+def test_reading_creates_no_key_and_the_created_key_is_32_random_bytes(tmp_path, monkeypatch):
+    """Only `save` (`key(create=True)`) makes the per-user key: a `load` without one is refused
+    and leaves no file behind. The key made is 32 random bytes (64 hex digits), in a directory
+    only its owner can enter."""
+    monkeypatch.delenv("ONLINEBOOST_CHECKPOINT_KEY")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    key_dir = tmp_path / "config" / "onlineboost"
+    with pytest.raises(checkpoint.CheckpointError, match="no checkpoint key"):
+        checkpoint.key()
+    (tmp_path / "ck").write_bytes(b"whatever")
+    with pytest.raises(checkpoint.CheckpointError):
+        checkpoint.load(str(tmp_path / "ck"))
+    assert not key_dir.exists()
+    old = os.umask(0o022)
+    try:
+        made = checkpoint.key(create=True)
+    finally:
+        os.umask(old)
+    assert (key_dir.stat().st_mode & 0o777) == 0o700
+    assert len(made) == 64 and bytes.fromhex(made.decode())
+    assert checkpoint.key() == made and checkpoint.key(create=True) == made  # made once
+    # a key file named by the environment is never created, even by `save`
+    monkeypatch.setenv("ONLINEBOOST_CHECKPOINT_KEY_FILE", str(tmp_path / "named.key"))
+    with pytest.raises(checkpoint.CheckpointError, match="no checkpoint key"):
+        checkpoint.save(str(tmp_path / "ck2"), 1)
+    assert not (tmp_path / "named.key").exists()
+
+
+def test_the_header_check_is_exactly_the_header(tmp_path):
+    """A file that starts with the magic but is shorter than the header (magic, length, HMAC)
+    is "not a checkpoint"; a file of exactly the header, signed, holding an empty payload, gets
+    past the header and the HMAC and is refused only as a payload that cannot be unpickled."""
+    path = tmp_path / "ck"
+    path.write_bytes(checkpoint.MAGIC + b"\0" * 7)
+    with pytest.raises(checkpoint.CheckpointError, match="bad header; 15 bytes"):
+        checkpoint.load(str(path))
+    length = (0).to_bytes(8, "big")
+    blob = checkpoint.MAGIC + length + checkpoint._sign(checkpoint.key(), length, b"")
+    assert len(blob) == checkpoint._HEADER == 48
+    path.write_bytes(blob)
+    with pytest.raises(checkpoint.CheckpointError, match="signed but cannot be unpickled"):
+        checkpoint.load(str(path))
+    path.write_bytes(blob[:-1])  # one byte short of the header
+    with pytest.raises(checkpoint.CheckpointError, match="bad header; 47 bytes"):
+        checkpoint.load(str(path))
