@@ -268,6 +268,15 @@ elsewhere).
   penalties. A penalty scaled by the residual noise (a Bayesian ridge's $\sigma^2/\tau^2$)
   would go the wrong way here: `LinearBandit`'s reward noise (variance about 0.06 at
   `noise=0.5`) is below the classification streams' Bernoulli variance.
+- **The random features made orthogonal to the linear part.** Each feature
+  $\sqrt2\cos(w^\top c + b)$ less its least-squares projection on $(1, c)$ under standard
+  normal contexts, $\sqrt2\,e^{-\lVert w\rVert^2/2}(\cos b - \sin b\; w^\top c)$ (closed
+  form), so that a noise fit of the correction carries no global linear trend; with the
+  correction's own bias and context columns kept, or held at 0; numpy round, `LinearBandit`
+  only: +0.0006 / +0.0003 (SE 0.0004 / 0.0005); the columns held at 0 without the projection
+  (the twenty-ninth session's first screen) +0.0013 (0.0004) on these seeds, where seeds
+  740-819 had given -0.0003. Within the spread from one set of seeds to the next; not
+  pursued on the other streams.
 
 **Twenty-ninth session (issue 13, target 1 on `LinearBandit`: two more ways to make the
 correction cheaper where it is noise; nothing adopted).** Scratch screens, paired against
