@@ -276,3 +276,55 @@ def test_boblo_rewards_on_another_scale_need_reward_range(tmp_path, capsys, conf
         assert int(s["rejected"]) == paid5 > 50
         reason = json.loads((tmp_path / "rej").read_text().splitlines()[0])["reason"]
         assert "reward_range=(low, high)" in reason
+
+
+class _CountedPickles(_Flaky):
+    """`_Flaky` that notes how many records it had learnt each time it is pickled."""
+
+    pickled_at: list = []
+
+    def __getstate__(self):
+        type(self).pickled_at.append(self.n)
+        return self.__dict__.copy()
+
+
+def test_the_snapshot_is_refreshed_every_1000_records_and_rolls_back_past_it(tmp_path,
+                                                                             monkeypatch):
+    """The module docstring's cost: one pickle of the model at the start and then every
+    `SNAPSHOT_EVERY` = 1000 learnt records (no checkpoint here, so no other pickle); a record
+    that fails after two refreshes still leaves the model as if it had never been given."""
+    import onlineboost.app.loop as loop
+
+    assert loop.SNAPSHOT_EVERY == 1000
+    monkeypatch.setattr(_CountedPickles, "pickled_at", [])
+    monkeypatch.setattr(runconfig, "build_model", lambda settings: _CountedPickles())
+    rows = [{"u": 1.0, "y": float(t % 7)} for t in range(2_600)]
+    rows[2_345]["y"] = -13.0  # learn raises: rolled back to the snapshot at 2,000, replayed
+    _jsonl(tmp_path / "in.jsonl", rows)
+    r = Run.start(runconfig.resolve(target="y", format="jsonl"), str(tmp_path / "in.jsonl"),
+                  str(tmp_path / "out"), str(tmp_path / "rej"), report_every=0)
+    r.loop()
+    # at the start, after 1,000 and 2,000 learnt records, and after the rollback (the model
+    # restored from the snapshot at 2,000 replays the 345 records since and is snapshot
+    # afresh); the 254 records after it make no fourth refresh
+    assert _CountedPickles.pickled_at == [0, 1_000, 2_000, 2_345]
+    expected = _CountedPickles()
+    for t, row in enumerate(rows):
+        if t != 2_345:
+            expected.learn_one({}, row["y"])
+    assert same_state(r.state.model, expected)
+
+
+def test_the_api_run_defaults_are_the_command_line_defaults():
+    """`Run(...)` without `checkpoint_every` / `report_every` / `resume_input` behaves as
+    `onlineboost run` without `--checkpoint-every` / `--report-every` / `--resume-input`."""
+    import argparse
+    import inspect
+
+    p = argparse.ArgumentParser()
+    runconfig.add_arguments(p)
+    cli = p.parse_args([])
+    params = inspect.signature(Run.__init__).parameters
+    for name in ("checkpoint_every", "report_every", "resume_input"):
+        assert params[name].default == getattr(cli, name), name
+    assert cli.checkpoint_every == cli.report_every == 10_000
