@@ -328,3 +328,60 @@ def test_the_api_run_defaults_are_the_command_line_defaults():
     for name in ("checkpoint_every", "report_every", "resume_input"):
         assert params[name].default == getattr(cli, name), name
     assert cli.checkpoint_every == cli.report_every == 10_000
+
+
+def test_checkpoints_fall_every_k_records_once_each(tmp_path, monkeypatch):
+    """A checkpoint at the start, after every `checkpoint_every` records (counted as records,
+    not lines: blank lines do not count and do not write a second checkpoint at the same
+    count) and at the end."""
+    from onlineboost.app import loop
+
+    at = []
+    original = loop.Run._checkpoint
+
+    def noted(self):
+        at.append((self.state.records, self.state.finished))
+        original(self)
+
+    monkeypatch.setattr(loop.Run, "_checkpoint", noted)
+    lines = [json.dumps({"u": float(t), "y": 0.5 * t}) for t in range(16)]
+    lines[7:7] = ["", "   "]  # two blank lines right after the 7th record
+    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n")
+    r = Run.start(runconfig.resolve(target="y", format="jsonl"), str(tmp_path / "in.jsonl"),
+                  str(tmp_path / "out"), str(tmp_path / "rej"),
+                  checkpoint_path=str(tmp_path / "ck"), checkpoint_every=7, report_every=0)
+    r.loop()
+    assert at == [(0, False), (7, False), (14, False), (16, True)]
+
+
+class _Clock:
+    """`time` for `onlineboost.app.loop`, its `perf_counter` set by hand."""
+
+    now = 100.0
+
+    def perf_counter(self):
+        return self.now
+
+
+@pytest.mark.parametrize("elapsed, rate", [(4.0, 5.0), (0.25, 80.0), (0.0, 0.0)])
+def test_records_per_second_count_this_process_only(tmp_path, monkeypatch, elapsed, rate):
+    """`records_per_s` is the records this process read over the time since it started
+    (`0.0` before any time has passed); a resumed run does not count the records its
+    checkpoint brought."""
+    from onlineboost.app import loop
+
+    clock = _Clock()
+    monkeypatch.setattr(loop, "time", clock)
+    _jsonl(tmp_path / "in.jsonl", [{"u": float(t), "y": 0.5 * t} for t in range(20)])
+    args = (str(tmp_path / "in.jsonl"), str(tmp_path / "out"), str(tmp_path / "rej"))
+    r = Run.start(runconfig.resolve(target="y", format="jsonl"), *args,
+                  checkpoint_path=str(tmp_path / "ck"), report_every=0)
+    r.loop()
+    clock.now += elapsed
+    assert r.summary()["records"] == 20 and r.summary()["records_per_s"] == rate
+    with open(tmp_path / "in.jsonl", "a") as f:  # ten more records, then resume
+        f.writelines(json.dumps({"u": float(t), "y": 0.5 * t}) + "\n" for t in range(10))
+    r = Run.resume(str(tmp_path / "ck"), report_every=0)
+    r.loop()
+    clock.now += elapsed
+    assert r.summary()["records"] == 30 and r.summary()["records_per_s"] == rate / 2
