@@ -282,6 +282,16 @@ elsewhere).
   3,000 at $s$ = 2.3; the rest held at 0), $s$ = 1 / 2.3 / 5, numpy round, `LinearBandit`:
   +0.0008 / -0.0004 / +0.0001 (SE 0.0005-0.0006). Fewer features early do not make the
   correction cheaper where it is noise.
+- **The correction against 0 on its own targets** (probe before a gate: the prequential
+  squared error of the correction's centred predictions of its centred targets, less that
+  of predicting 0, summed; negative: 0 predicts better). Seeds 900 / 901, at rounds 100 /
+  300 / 1,000 / 3,000: `LinearBandit` -0.95 / -1.65 / -2.36 / -3.73 and -0.99 / -1.80 /
+  -3.26 / -4.75, `NonlinearBandit(2, 3)` -0.29 / +0.24 / +1.25 / +2.30 and -0.29 / +0.10 /
+  +0.79 / +2.33, `StumpMixture` classes -1.14 / -1.38 / +0.81 / +6.78 and -1.25 / -1.09 /
+  -0.50 / +2.31, ImageSegments -2.57 / -2.76 / -3.02 / -4.58 and -2.66 / -3.17 / -5.19 /
+  -5.98. On ImageSegments, where the correction earns 0.009 a round, it predicts its
+  targets worse than 0 throughout (the targets of the arms not played are the model's own
+  0, not their losses), so a gate on this evidence would switch it off there: not run.
 
 **Twenty-ninth session (issue 13, target 1 on `LinearBandit`: two more ways to make the
 correction cheaper where it is noise; nothing adopted).** Scratch screens, paired against
