@@ -385,3 +385,29 @@ def test_records_per_second_count_this_process_only(tmp_path, monkeypatch, elaps
     r.loop()
     clock.now += elapsed
     assert r.summary()["records"] == 30 and r.summary()["records_per_s"] == rate / 2
+
+
+def test_the_run_puts_back_each_signal_handler_it_found(tmp_path):
+    """A run handles SIGINT / SIGTERM only while it loops; after it, each signal has its own
+    earlier handler again (distinct ones here, so a swap would show)."""
+    import signal
+
+    def on_int(signum, frame):
+        pass
+
+    def on_term(signum, frame):
+        pass
+
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGINT, on_int)
+    signal.signal(signal.SIGTERM, on_term)
+    try:
+        _jsonl(tmp_path / "in.jsonl", [{"u": float(t), "y": 0.5 * t} for t in range(5)])
+        r = Run.start(runconfig.resolve(target="y", format="jsonl"), str(tmp_path / "in.jsonl"),
+                      str(tmp_path / "out"), str(tmp_path / "rej"), report_every=0)
+        r.loop()
+        assert signal.getsignal(signal.SIGINT) is on_int
+        assert signal.getsignal(signal.SIGTERM) is on_term
+    finally:
+        signal.signal(signal.SIGINT, before[0])
+        signal.signal(signal.SIGTERM, before[1])
