@@ -17,6 +17,7 @@ them); command-line flags override single values. Example (TOML)::
     delta = "theory"
     decision_set = "interval:-1,1"   # or a table {kind = "interval", lo = -1, hi = 1}
     loss = "squared"
+    bound = 1.0                 # booco-classifier: scores in [-bound, bound]
     seed = 1
     scale = true                # standardise features online (onlineboost.scaling: robust)
     [model.learner_params]
@@ -62,7 +63,7 @@ DATA_DEFAULTS = {"format": None, "target": None, "features": None, "ignore": (),
 # `--booster none` without a learner runs "mlp", BoOCO's default learner, alone
 MODEL_DEFAULTS = {"booster": "booco", "learner": None, "learner_params": {},
                   "n_learners": None, "gamma": None, "step_size": None, "delta": None,
-                  "kappa": None, "decision_set": None, "loss": None, "bound": 2.0, "seed": 0,
+                  "kappa": None, "decision_set": None, "loss": None, "bound": None, "seed": 0,
                   "scale": False, "policy": "epsilon-greedy", "policy_params": {}}
 
 LEARNERS = {"linear-ogd": "learners:LinearOGD", "ridge": "learners:OnlineRidge",
@@ -211,8 +212,7 @@ def _check(data: dict, model: dict) -> None:
     if model["n_learners"] is not None and not _is_int(model["n_learners"], 1):
         raise ValueError(f"n_learners must be an integer >= 1, got {model['n_learners']!r}")
     for key in ("gamma", "bound"):
-        if (model[key] is not None or key == "bound") and not (_is_real(model[key])
-                                                               and model[key] > 0):
+        if model[key] is not None and not (_is_real(model[key]) and model[key] > 0):
             raise ValueError(f"{key} must be a finite number > 0, got {model[key]!r}")
     for key in ("step_size", "delta"):
         if model[key] is not None and model[key] != "theory" and not (_is_real(model[key])
@@ -432,9 +432,10 @@ def build_model(settings: dict):
                  "delta": lambda v: _number(v, "delta")}
         common.update({k: f(m[k]) for k, f in given.items() if m[k] is not None})  # else own
         if data["task"] == "classification":
-            model = _make("booco-classifier", BoOCOClassifier,
-                          {**common, "bound": float(m["bound"]),
-                           "loss": m["loss"] or "logistic"})
+            extra = {} if m["loss"] is None else {"loss": m["loss"]}  # else its own
+            if m["bound"] is not None:
+                extra["bound"] = float(m["bound"])
+            model = _make("booco-classifier", BoOCOClassifier, {**common, **extra})
         else:
             model = _make("booco", BoOCO, {**common, "decision_set": parse_set(m["decision_set"]),
                                            "loss": _loss(m["loss"])})
@@ -506,8 +507,8 @@ def add_arguments(p) -> None:
     g.add_argument("--delta", help=f"a number > 0 or 'theory' ({own}: 0.01 for BoOCO)")
     g.add_argument("--decision-set", help="e.g. interval:-1,1, box:LO1,LO2,HI1,HI2, simplex:3, "
                                           "ball:R (default: BoOCO's K follows the target range)")
-    g.add_argument("--loss", help="squared, absolute, huber; classification: logistic, hinge "
-                                  "(default squared / logistic)")
+    g.add_argument("--loss", help="squared, absolute, huber; classification: squared, "
+                                  "logistic, hinge (default squared)")
     g.add_argument("--seed", type=int, help=f"seed of every random choice (default {m['seed']})")
     g.add_argument("--scale", action="store_true", default=None,
                    help="standardise features online (default: off)")

@@ -101,7 +101,7 @@ def test_regression_runs_never_crash_and_answer_finite(rows, flags):
 
 
 @PROPS
-@given(rows=records, loss=st.sampled_from(["logistic", "hinge"]))
+@given(rows=records, loss=st.sampled_from(["squared", "logistic", "hinge"]))
 def test_classification_runs_never_crash(rows, loss):
     answers = _run(rows, {"--loss": loss}, ["--target", "y", "--booster", "booco-classifier"])
     for label, p in answers or ():

@@ -105,3 +105,36 @@ def test_help_shows_every_default(capsys):
                    "(default 0)",
                    "replay (default)", "(default booco)"):
         assert needle in text, needle
+
+
+def _params(model):
+    """A river estimator's constructor parameters, nested estimators as their class names."""
+    return {k: (type(v).__name__ if hasattr(v, "_get_params") else v)
+            for k, v in model._get_params().items()}
+
+
+@pytest.mark.parametrize("task, booster", [("classification", "booco-classifier"),
+                                           ("regression", "booco")])
+def test_unset_model_values_build_the_boosters_own_defaults(task, booster):
+    """With nothing but the booster named, `onlineboost run` builds the booster with its own
+    defaults and the run's seed: `BoOCOClassifier(seed=0)` / `BoOCO(seed=0)` (before, the
+    classifier was built with a score bound of 2 and the logistic loss, its defaults of an
+    earlier version, where its own are 1 and the squared loss)."""
+    from onlineboost import BoOCO, BoOCOClassifier
+    from onlineboost.app import runconfig
+
+    model = runconfig.build_model(runconfig.resolve(target="y", task=task, booster=booster))
+    own = (BoOCOClassifier if task == "classification" else BoOCO)(seed=0)
+    assert type(model) is type(own) and _params(model) == _params(own)
+
+
+def test_a_classifier_bound_and_loss_are_passed_on():
+    from onlineboost.app import runconfig
+
+    model = runconfig.build_model(runconfig.resolve(
+        {"model": {"booster": "booco-classifier", "bound": 2.5, "loss": "hinge"}},
+        target="y", task="classification"))
+    assert model.bound == 2.5 and model.loss == "hinge"
+    for bad in (0, -1.0, float("nan"), "2"):
+        with pytest.raises(ValueError, match="bound must be a finite number > 0"):
+            runconfig.resolve({"model": {"bound": bad}}, target="y")
