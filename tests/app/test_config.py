@@ -138,3 +138,43 @@ def test_a_classifier_bound_and_loss_are_passed_on():
     for bad in (0, -1.0, float("nan"), "2"):
         with pytest.raises(ValueError, match="bound must be a finite number > 0"):
             runconfig.resolve({"model": {"bound": bad}}, target="y")
+
+
+#: (key, value) at the edge of what each setting takes: refused, with the key named
+EDGES_REFUSED = [
+    ("delimiter", ";;"), ("delimiter", ""), ("delimiter", 1),
+    ("max_line_bytes", 0), ("max_abs", 0), ("max_abs", -1e-300), ("max_abs", float("inf")),
+    ("max_abs", float("nan")), ("max_abs", "1"), ("max_features", 0),
+    ("learner", ""), ("policy", ""), ("learner", 3),
+    ("n_learners", 0), ("gamma", 0), ("gamma", -1.0), ("bound", 0.0),
+    ("step_size", 0), ("step_size", -0.5), ("delta", 0.0), ("delta", -1),
+    ("step_size", "0"), ("step_size", "-0.5"), ("delta", "inf"), ("delta", "nan"),
+    ("kappa", 0), ("kappa", -2.0), ("kappa", float("nan")), ("kappa", "1"),
+]
+#: (key, value, as resolved) just inside the edges
+EDGES_TAKEN = [
+    ("delimiter", ";", ";"), ("max_line_bytes", 1, 1), ("max_abs", 1e-300, 1e-300),
+    ("max_abs", 0.25, 0.25), ("max_features", 1, 1), ("learner", "ridge", "ridge"),
+    ("n_learners", 1, 1), ("gamma", 1e-9, 1e-9), ("bound", 0.25, 0.25),
+    ("step_size", "theory", "theory"), ("delta", "theory", "theory"),
+    ("step_size", 0.25, 0.25), ("step_size", "0.25", 0.25), ("delta", "1e-9", 1e-9),
+    ("kappa", 0.25, 0.25), ("kappa", None, None),
+]
+
+
+@pytest.mark.parametrize("key, value", EDGES_REFUSED)
+def test_settings_just_past_their_edges_are_refused_by_name(key, value):
+    from onlineboost.app import runconfig
+
+    section = "data" if key in runconfig.DATA_DEFAULTS else "model"
+    with pytest.raises(ValueError, match=f"^{key} must"):
+        runconfig.resolve({section: {key: value}}, target="y")
+
+
+@pytest.mark.parametrize("key, value, resolved", EDGES_TAKEN)
+def test_settings_at_their_edges_are_taken(key, value, resolved):
+    from onlineboost.app import runconfig
+
+    section = "data" if key in runconfig.DATA_DEFAULTS else "model"
+    out = runconfig.resolve({section: {key: value}}, target="y")
+    assert out[section][key] == resolved and type(out[section][key]) is type(resolved)
