@@ -152,6 +152,42 @@ def test_counts_must_be_positive_whole_numbers(flag, value, capsys):
     assert f"argument {flag}: must be" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("flags, n_workers, jobs, progress", [
+    ([], 2, 2, True),  # the defaults: two local workers, progress shown
+    (["--jobs", "1", "--no-progress"], 1, 1, False),
+    (["--jobs", "-1"], None, -1, True),  # every local core: the engine picks the count
+    (["--scheduler", "tcp://127.0.0.1:1"], 2, -1, True),  # a cluster: all of its workers
+])
+def test_table_hands_jobs_workers_and_progress_to_the_grid(flags, n_workers, jobs, progress,
+                                                           tmp_path, monkeypatch, capsys):
+    """What `onlineboost table` passes on: `--jobs` as the engine's workers (none named for
+    -1) and as the grid's `n_jobs` (-1 on a distributed backend), `--no-progress`; and the
+    `--markdown` file is the table with a final newline."""
+    import contextlib
+
+    from onlineboost.app import backends
+
+    seen, original = {}, table.run_table
+
+    @contextlib.contextmanager
+    def engine(backend, scheduler, n_workers=None):
+        seen["n_workers"] = n_workers
+        yield backend
+
+    def run_table(data, learners, **kwargs):
+        seen.update(kwargs)
+        return original(data, learners, **{**kwargs, "jobs": 1, "progress": False})
+
+    monkeypatch.setattr(backends, "engine", engine)
+    monkeypatch.setattr(table, "run_table", run_table)
+    md = tmp_path / "t.md"
+    assert cli.main(["table", "--learners", "ridge", "--n-max", "1", "--runs", "1",
+                     "--markdown", str(md), *flags]) == 0
+    assert (seen["n_workers"], seen["jobs"], seen["progress"]) == (n_workers, jobs, progress)
+    text = md.read_text()
+    assert text.endswith("|\n") and text.count("\n") == len(text.splitlines())
+
+
 PAPER_TEXT = (Path(__file__).resolve().parents[2] / "shared" / "papers"
               / "hazan-singh-2021-boosting-for-online-convex-optimization.txt")
 
