@@ -178,3 +178,21 @@ def test_settings_at_their_edges_are_taken(key, value, resolved):
     section = "data" if key in runconfig.DATA_DEFAULTS else "model"
     out = runconfig.resolve({section: {key: value}}, target="y")
     assert out[section][key] == resolved and type(out[section][key]) is type(resolved)
+
+
+def test_theory_steps_and_simplex_sets_from_text_build_their_models():
+    """`step_size` / `delta` = "theory" reach BoOCO as the word, numbers as floats; a simplex
+    of "simplex:D" / "capped-simplex:D,CAP" has D coordinates (and the cap)."""
+    from onlineboost import sets
+    from onlineboost.app import runconfig
+
+    model = runconfig.build_model(runconfig.resolve(
+        {"model": {"step_size": "theory", "delta": "theory", "learner": "ridge"}}, target="y"))
+    assert model.step_size == "theory" and model.delta == "theory"
+    model = runconfig.build_model(runconfig.resolve(
+        {"model": {"step_size": "0.5", "delta": 0.25, "learner": "ridge"}}, target="y"))
+    assert model.step_size == 0.5 and type(model.step_size) is float and model.delta == 0.25
+    s = runconfig.parse_set("simplex:3")
+    assert type(s) is sets.Simplex and s.dim == 3
+    c = runconfig.parse_set("capped-simplex:4,0.5")
+    assert type(c) is sets.CappedSimplex and c.dim == 4 and c.cap == 0.5
