@@ -196,3 +196,20 @@ def test_theory_steps_and_simplex_sets_from_text_build_their_models():
     assert type(s) is sets.Simplex and s.dim == 3
     c = runconfig.parse_set("capped-simplex:4,0.5")
     assert type(c) is sets.CappedSimplex and c.dim == 4 and c.cap == 0.5
+
+
+@pytest.mark.parametrize("spec, lo, hi", [("box:0,-1,1,2", [0, -1], [1, 2]), ("box:5,6", [5], [6])])
+def test_a_box_from_text_is_its_lower_then_upper_bounds(spec, lo, hi):
+    from onlineboost import sets
+    from onlineboost.app import runconfig
+
+    box = runconfig.parse_set(spec)
+    assert type(box) is sets.Box and list(box.lo) == lo and list(box.hi) == hi
+
+
+@pytest.mark.parametrize("spec", ["box:", "box:1", "box:1,2,3", "box:1,2,3,4,5"])
+def test_a_box_needs_as_many_upper_as_lower_bounds(spec):
+    from onlineboost.app import runconfig
+
+    with pytest.raises(ValueError, match="a box needs d lower bounds then d upper bounds"):
+        runconfig.parse_set(spec)
