@@ -188,6 +188,46 @@ def test_table_hands_jobs_workers_and_progress_to_the_grid(flags, n_workers, job
     assert text.endswith("|\n") and text.count("\n") == len(text.splitlines())
 
 
+def test_run_tables_defaults_are_the_papers_protocol_and_the_commands_runs():
+    """`run_table` called bare runs Table 1's protocol (gamma, steps, delta, N up to 5) with
+    the command's 20 runs, on one local worker."""
+    import inspect
+
+    defaults = {k: v.default for k, v in inspect.signature(table.run_table).parameters.items()}
+    paper = table.PROTOCOLS["paper"]
+    assert {k: defaults[k] for k in ("gamma", "step_size", "delta", "n_max")} == {
+        k: paper[k] for k in ("gamma", "step_size", "delta", "n_max")}
+    command = cli.build_parser("table").parse_args(["table"])
+    assert defaults["runs"] == command.runs == 20 and defaults["jobs"] == 1
+    shown = inspect.signature(table.format_table).parameters["n_max"].default
+    assert shown == defaults["n_max"]  # the table shows the columns run_table fills
+
+
+@pytest.mark.parametrize("n_max", [3, 5, 7])
+def test_every_markdown_row_has_the_headers_cells(n_max):
+    """The paper's rows (five values of N) are cut or padded to the table's N = 1..n_max."""
+    cell = {"baseline": 0.19, "normalised": np.linspace(1.0, 0.9, n_max), "runs": 2}
+    text = table.format_table({("diabetes", "stump"): cell, ("boston", "ridge"): cell},
+                              n_max=n_max, markdown=True, paper=True)
+    lines = text.splitlines()
+    assert len(lines) == 2 + 4  # header, rule, and each cell with its paper row
+    assert {line.count("|") for line in lines} == {3 + n_max + 2 + 1}
+
+
+@pytest.mark.parametrize("done, total, expect", [
+    (2, 8, "runs 2/8  25% |##        | 1:30 elapsed, 4:30 left"),
+    (1, 1, "runs 1/1 100% |##########| 1:30 elapsed, 0:00 left"),
+])
+def test_the_progress_line_extrapolates_the_time_left(done, total, expect):
+    """The bar's share, the percentage and the time left (the mean time per item so far
+    times the items left), here after 90 s."""
+    import io
+
+    out = io.StringIO()
+    table._draw(out, False, "runs", done, total, 10, 90.0)
+    assert out.getvalue() == expect + "\n"
+
+
 PAPER_TEXT = (Path(__file__).resolve().parents[2] / "shared" / "papers"
               / "hazan-singh-2021-boosting-for-online-convex-optimization.txt")
 
