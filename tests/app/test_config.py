@@ -213,3 +213,37 @@ def test_a_box_needs_as_many_upper_as_lower_bounds(spec):
 
     with pytest.raises(ValueError, match="a box needs d lower bounds then d upper bounds"):
         runconfig.parse_set(spec)
+
+
+def test_booster_none_runs_the_mlp_alone_and_gives_an_oco_learner_its_set():
+    """`booster = "none"` without a learner is BoOCO's default learner, `TinyMLP`, seeded with
+    the run's seed; an OCO learner (linear-ogd) runs through the squared-loss reduction, on
+    the configured decision set if one is given and on its own otherwise."""
+    from learners import LinearOGD, TinyMLP
+    from onlineboost import sets
+    from onlineboost.app import runconfig
+
+    model = runconfig.build_model(runconfig.resolve(target="y", booster="none", seed=3))
+    assert type(model) is TinyMLP and model.seed == 3
+    wrapped = runconfig.build_model(runconfig.resolve(
+        {"model": {"booster": "none", "learner": "linear-ogd",
+                   "decision_set": "interval:-2,3"}}, target="y"))
+    assert type(wrapped) is runconfig.GradientRegressor
+    assert type(wrapped.learner) is LinearOGD
+    given = wrapped.learner.decision_set
+    assert type(given) is sets.Interval and (given.lo, given.hi) == (-2.0, 3.0)
+    own = runconfig.build_model(runconfig.resolve(
+        {"model": {"booster": "none", "learner": "linear-ogd"}}, target="y")).learner.decision_set
+    assert own is None and LinearOGD().decision_set is None  # the learner's own default
+
+
+@pytest.mark.parametrize("policy, wrapped", [("linucb", True), ("epsilon-greedy", False)])
+def test_scale_wraps_only_a_policy_that_takes_a_context(policy, wrapped):
+    """`--scale` puts a policy whose `pull` takes a context (LinUCB) behind the robust scaler;
+    a context-free one (epsilon-greedy) has nothing to scale and is left as it is."""
+    from onlineboost.app import runconfig
+    from onlineboost.scaling import ScaledPolicy
+
+    model = runconfig.build_model(runconfig.resolve(
+        {"model": {"policy": policy, "scale": True}}, rewards=["a", "b"]))
+    assert (type(model) is ScaledPolicy) is wrapped
