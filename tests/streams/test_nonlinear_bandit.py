@@ -94,9 +94,45 @@ def test_switching_rings_move_one_arm_on_per_segment():
 
 @pytest.mark.parametrize("kwargs", [{"d": 0}, {"d": 1.5}, {"k": 1}, {"k": True}, {"gap": 0.0},
                                     {"gap": 1.5}, {"gap": float("nan")}, {"noise": -0.1},
+                                    {"noise": 1.2},
                                     {"noise": "a"}, {"n_rounds": 0}, {"seed": 1.5},
                                     {"switch_every": 0}, {"switch_every": 2.5},
                                     {"switch_every": True}])
 def test_bad_parameters(kwargs):
     with pytest.raises(ValueError, match=next(iter(kwargs))):
         NonlinearBandit(**kwargs)
+
+
+def test_the_smallest_settings_are_taken():
+    """Each parameter's lowest allowed value builds a stream that plays (the checks refuse
+    only what the tests above name)."""
+    for cls, extra in ((NonlinearBandit, {"gap": 1.0}), (NonlinearBandit, {"gap": 0.05}),
+                       (LinearBandit, {})):
+        for kwargs in ({"d": 1}, {"k": 2}, {"n_rounds": 1}, {"switch_every": 1},
+                       {"noise": 0.0}, {"noise": 1.0}, extra):
+            stream = cls(**{"seed": 0, "n_rounds": 3, **kwargs})
+            assert len(list(stream)) == stream.n_rounds
+
+
+def test_expected_without_a_segment_is_the_stationary_streams_means():
+    stream = NonlinearBandit(d=2, k=3, seed=4, n_rounds=50)
+    C, _, M = _log(stream)
+    np.testing.assert_array_equal(stream.expected(C), M)
+    assert not np.allclose(stream.expected(C, 1), M)  # segment 1's rings moved on
+
+
+def test_linear_switches_fall_on_their_rounds_past_the_first_block():
+    """The switching `LinearBandit` draws contexts in blocks of 1,024 rounds; its arm
+    parameters change exactly at every multiple of `switch_every`, the ones past the first
+    block too: within a segment the mean rewards are one affine map of the context, and
+    adjacent segments have different maps."""
+    stream = LinearBandit(d=3, k=2, noise=0.0, seed=0, n_rounds=2_100, switch_every=700)
+    C, _, M = _log(stream)
+    A = np.hstack([C, np.ones((len(C), 1))])
+    fits = []
+    for s in range(3):
+        rows = slice(700 * s, 700 * (s + 1))
+        coef, *_ = np.linalg.lstsq(A[rows], M[rows], rcond=None)
+        np.testing.assert_allclose(A[rows] @ coef, M[rows], atol=1e-12)
+        fits.append(coef)
+    assert not np.allclose(fits[0], fits[1]) and not np.allclose(fits[1], fits[2])
