@@ -31,6 +31,10 @@ def test_continue_on_a_regular_file_seeks_past_the_checkpoint(tmp_path, capsys):
     assert code == 0, err
     assert (tmp_path / "out").read_text() == (tmp_path / "ref").read_text()
     assert (tmp_path / "rej").read_text() == ""
+    # a file of exactly the bytes the checkpoint consumed has nothing new: taken, no answer
+    code, err = run(["--resume", ck, "--resume-input", "continue"], capsys)
+    assert code == 0 and "records=60 " in err, err
+    assert (tmp_path / "out").read_text() == (tmp_path / "ref").read_text()
     # a file shorter than the checkpoint's offset is refused
     data.write_text("".join(lines[:5]))
     code, err = run(["--resume", ck, "--resume-input", "continue"], capsys)
