@@ -79,3 +79,33 @@ def test_classification_bandit_bad_dataset():
         ClassificationBandit((np.array([[np.nan]]), [0]))
     with pytest.raises(ValueError, match="dataset"):
         ClassificationBandit(42)
+
+
+def test_classification_bandit_from_an_x_y_pair():
+    """`(X, y)` arrays: columns named x0, x1, ..., one arm per label, each row once."""
+    X = np.array([[0.5, -1.0], [2.0, 3.0], [1.0, 1.0]])
+    stream = ClassificationBandit((X, ["b", "a", "b"]), seed=0)
+    assert stream.arm_ids == ["a", "b"] and stream.n_rounds == 3
+    seen = []
+    for context, _ in stream:
+        label = stream.arm_ids[int(np.argmax(stream._round_rewards()))]
+        seen.append((context["x0"], context["x1"], label))
+    assert sorted(seen) == [(0.5, -1.0, "b"), (1.0, 1.0, "b"), (2.0, 3.0, "a")]
+
+
+@pytest.mark.parametrize("dataset", [
+    (np.zeros((2, 1)), [0, 1], "extra"),  # not an (X, y) pair
+    [],  # an empty river-style data set
+    [({"a": 1.0}, 0, "extra")],  # not (dict, label) pairs
+    [({"a": 1.0}, 0), ([1.0], 1)],  # a context that is not a dict
+])
+def test_classification_bandit_refuses_what_is_not_a_data_set(dataset):
+    with pytest.raises(ValueError, match="dataset must"):
+        ClassificationBandit(dataset)
+
+
+@pytest.mark.parametrize("X, y", [(np.zeros(3), [0, 1, 2]), (np.zeros((2, 1)), [0]),
+                                  (np.zeros((0, 1)), [])])
+def test_classification_bandit_needs_one_2d_row_per_label(X, y):
+    with pytest.raises(ValueError, match="X must be 2-D with one row per label"):
+        ClassificationBandit((X, y))
