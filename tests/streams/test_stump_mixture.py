@@ -46,3 +46,20 @@ def test_endless_and_take():
 def test_invalid_parameters(params):
     with pytest.raises(ValueError, match=next(iter(params))):
         StumpMixture(**params)
+
+
+def test_the_combination_is_drawn_as_documented():
+    """Over many stumps: thresholds uniform on [0.1, 0.9] (Kolmogorov-Smirnov), every feature
+    index in use about equally (chi-square), signs of both kinds; one feature and one stump,
+    the smallest settings, are taken; a feature missing from `x` counts as 0."""
+    from scipy import stats
+
+    stream = StumpMixture(n_features=4, n_stumps=4000, seed=3)
+    assert stats.kstest(stream.thresholds, "uniform", args=(0.1, 0.8)).pvalue > 1e-3
+    counts = np.bincount(stream.features, minlength=4)
+    assert len(counts) == 4 and stats.chisquare(counts).pvalue > 1e-3
+    assert set(stream.signs.tolist()) == {-1.0, 1.0}
+    one = StumpMixture(n_features=1, n_stumps=1, seed=0)
+    (x, y), = one.take(1)
+    assert set(x) == {"x0"} and abs(y) == 1.0
+    assert stream.predict({}) == stream.predict_array(np.zeros((1, 4)))[0]
