@@ -100,3 +100,16 @@ def test_bom_in_jsonl_keeps_the_first_record(tmp_path):
                 tmp_path / "rej"])[0] == 0
     assert [a[0] for a in answers(tmp_path / "out")] == ["1", "2"]
     assert (tmp_path / "rej").read_text() == ""
+
+
+def test_a_run_resumed_after_its_header_alone_says_so(tmp_path, capsys):
+    """A checkpoint that has read the CSV header and no record (0 records, a few bytes in) is
+    a resumed run: it says so, from line 2 on, and answers every record once."""
+    text = csv_stream(10)
+    data, ck = tmp_path / "in.csv", tmp_path / "ck"
+    data.write_text(text[: text.index("\n") + 1])  # the header alone
+    assert run([data, *MODEL, "-o", tmp_path / "out", "--checkpoint", ck], capsys)[0] == 0
+    data.write_text(text)
+    code, err = run(["--resume", ck], capsys)
+    assert code == 0 and "after line 1 (0 records)" in err and "from line 2 on" in err, err
+    assert [a[0] for a in answers(tmp_path / "out")] == [str(i) for i in range(2, 12)]
