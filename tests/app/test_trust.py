@@ -73,7 +73,8 @@ def test_key_file_and_default_key(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("damage", ["drop paths", "drop model", "bad position", "not a dict",
-                                    "old version", "paths not a dict"])
+                                    "old version", "paths not a dict",
+                                    "settings without model", "paths without rejects"])
 def test_signed_payload_missing_fields_is_refused_by_name(tmp_path, capsys, damage):
     """Before: a checksum-valid payload missing keys gave `KeyError: 'paths'`."""
     (tmp_path / "in.csv").write_text(csv_stream(20))
@@ -91,6 +92,10 @@ def test_signed_payload_missing_fields_is_refused_by_name(tmp_path, capsys, dama
         state = [state]
     elif damage == "old version":
         state["version"] = 1
+    elif damage == "settings without model":
+        del state["settings"]["model"]
+    elif damage == "paths without rejects":
+        del state["paths"]["rejects"]
     else:
         state["paths"] = "here"
     checkpoint.save(ck, state)
@@ -98,6 +103,8 @@ def test_signed_payload_missing_fields_is_refused_by_name(tmp_path, capsys, dama
     assert code == 2 and "error: " in err and "KeyError" not in err, err
     assert any(w in err for w in ("lacks the fields", "malformed", "version",
                                   "does not hold")), err
+    if damage in ("settings without model", "paths without rejects"):
+        assert "malformed fields ['settings/paths']" in err, err
 
 
 # -- the key's and the header's edges (mutants of `checkpoint` that the tests above let pass) --

@@ -411,3 +411,35 @@ def test_the_run_puts_back_each_signal_handler_it_found(tmp_path):
     finally:
         signal.signal(signal.SIGINT, before[0])
         signal.signal(signal.SIGTERM, before[1])
+
+
+class _Says:
+    """A model whose every answer is `value`."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def predict_one(self, x):
+        return self.value
+
+    def predict_proba_one(self, x):
+        return self.value
+
+
+@pytest.mark.parametrize("value", [np.array([[1.0]]), np.array([]), [1.0, math.nan],
+                                   np.array([math.inf]), [[0.5, 0.5]]])
+def test_a_regression_answer_must_be_a_finite_number_or_vector(value):
+    from onlineboost.app.task import Regression
+
+    with pytest.raises(ValueError, match="not finite numbers"):
+        Regression().answer(_Says(value), {})
+
+
+@pytest.mark.parametrize("proba, text", [({False: 1.0}, "0,0.0"), ({}, "0,0.0"),
+                                         ({True: 0.5, False: 0.5}, "0,0.5"),
+                                         ({True: 0.75}, "1,0.75")])
+def test_a_classification_answer_is_the_label_and_p_true(proba, text):
+    """P(True) missing from the probabilities counts as 0; the label is True above 1/2."""
+    from onlineboost.app.task import Classification
+
+    assert Classification().answer(_Says(proba), {})[0] == text

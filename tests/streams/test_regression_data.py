@@ -73,8 +73,11 @@ def test_scale_target():
     assert np.all(np.diff(s[np.argsort(y)]) >= 0)  # order kept
     np.testing.assert_allclose(s, 2 * (y - y.min()) / (y.max() - y.min()) - 1)  # affine
     assert np.all(scale_target([3.0, 3.0]) == 0.0)
+    assert scale_target([7.5]).tolist() == [0.0]  # one target is a constant one
     with pytest.raises(ValueError, match="y"):
         scale_target([1.0, np.nan])
+    with pytest.raises(ValueError, match="non-empty"):
+        scale_target([])
 
 
 # --- where the data is found (streams.regression_data's documented order) -------------------
