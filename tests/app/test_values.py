@@ -443,3 +443,11 @@ def test_a_classification_answer_is_the_label_and_p_true(proba, text):
     from onlineboost.app.task import Classification
 
     assert Classification().answer(_Says(proba), {})[0] == text
+
+
+@pytest.mark.parametrize("proba", [{True: 1.5}, {True: -0.1}, {True: math.nan}, [0.5], None])
+def test_a_classification_answer_must_be_a_probability(proba):
+    from onlineboost.app.task import Classification
+
+    with pytest.raises(ValueError, match="not (a probability|class probabilities)"):
+        Classification().answer(_Says(proba), {})
