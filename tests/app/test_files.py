@@ -131,3 +131,18 @@ def test_stale_temporaries_are_removed(tmp_path):
         p.write_bytes(b"\0" * 1000)
     assert run(["--resume", ck])[0] == 0
     assert not any(p.exists() for p in stale) and all(p.exists() for p in keep)
+
+
+def test_a_device_or_a_named_pipe_may_serve_several_roles(tmp_path):
+    """/dev/null (a character device) or a named pipe as both answers and rejects is not two
+    roles on one file; a regular file is."""
+    check_roles = files.check_roles
+    written = ("--output", "--rejects")
+    check_roles({"--output": "/dev/null", "--rejects": "/dev/null"}, written=written)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    check_roles({"--output": str(fifo), "--rejects": str(fifo)}, written=written)
+    (tmp_path / "f").write_text("")
+    with pytest.raises(RunError):
+        check_roles({"--output": str(tmp_path / "f"), "--rejects": str(tmp_path / "f")},
+                    written=written)

@@ -451,3 +451,15 @@ def test_a_classification_answer_must_be_a_probability(proba):
 
     with pytest.raises(ValueError, match="not (a probability|class probabilities)"):
         Classification().answer(_Says(proba), {})
+
+
+def test_an_unexpected_failure_is_an_error_line_and_status_2(tmp_path, monkeypatch, capsys):
+    """Whatever the model's construction raises, the command prints one error line naming
+    it and exits with status 2, never a traceback."""
+    def broken(settings):
+        raise RuntimeError("no model today")
+
+    monkeypatch.setattr(runconfig, "build_model", broken)
+    (tmp_path / "in.csv").write_text("a,y\n1,0.5\n")
+    code, err = run([tmp_path / "in.csv", "--target", "y", "-o", tmp_path / "out"], capsys)
+    assert code == 2 and err == "onlineboost run: error: RuntimeError: no model today\n", err
