@@ -432,10 +432,9 @@ def build_model(settings: dict):
                  "delta": lambda v: _number(v, "delta")}
         common.update({k: f(m[k]) for k, f in given.items() if m[k] is not None})  # else own
         if data["task"] == "classification":
-            extra = {} if m["loss"] is None else {"loss": m["loss"]}  # else its own
-            if m["bound"] is not None:
-                extra["bound"] = float(m["bound"])
-            model = _make("booco-classifier", BoOCOClassifier, {**common, **extra})
+            own = {"bound": float, "loss": lambda v: v}  # unset: the classifier's own
+            common.update({k: f(m[k]) for k, f in own.items() if m[k] is not None})
+            model = _make("booco-classifier", BoOCOClassifier, common)
         else:
             model = _make("booco", BoOCO, {**common, "decision_set": parse_set(m["decision_set"]),
                                            "loss": _loss(m["loss"])})
