@@ -207,6 +207,12 @@ def offsets_bracketed(F, e_t, e_prev, z, n_grid: int = 1024, n_max: int = 2**16,
     at $a$ (then $\mathbb{I}_{ti}(z)$ can indeed be empty, Lemma B.4 and Figure 4 (c)), or a
     cusp at $a$ so steep that the offsets of $\mathbb{I}_{ti}(z)$ fall below the last digits of
     $a$ (at the spring loss's peaks, $|v| \sim 100 z^2$: for $z$ under about $10^{-8}$).
+    The acceptance measures the OBI on those points, a lower estimate: where $F$ has
+    structure narrower than the grid at which an offset is accepted, its true OBI can exceed
+    $z$ (measured on 400,001 points, pairs of edges uniform in $[-1, 1]$: the spring loss at
+    $Q = 10^4$ gives up to $1.8z$ at $z = 10^{-6}$ and $5.2z$ at $z = 10^{-8}$ over 40 pairs;
+    at $Q = 500$ and $z = 10^{-9}$ one pair of 20 gives $49z$, as
+    $(\tilde e_t, \tilde e_{t-1}) = (0.459, 0.962)$, $v = 0.0020$).
     Vectorised over examples, in chunks of at most `chunk` loss values.
 
     Examples
