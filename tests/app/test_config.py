@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from onlineboost.app import cli
+from onlineboost.app import cli, runconfig
 from tests.app._util import run
 
 BAD_CONFIGS = [
@@ -121,7 +121,6 @@ def test_unset_model_values_build_the_boosters_own_defaults(task, booster):
     classifier was built with a score bound of 2 and the logistic loss, its defaults of an
     earlier version, where its own are 1 and the squared loss)."""
     from onlineboost import BoOCO, BoOCOClassifier
-    from onlineboost.app import runconfig
 
     model = runconfig.build_model(runconfig.resolve(target="y", task=task, booster=booster))
     own = (BoOCOClassifier if task == "classification" else BoOCO)(seed=0)
@@ -129,7 +128,6 @@ def test_unset_model_values_build_the_boosters_own_defaults(task, booster):
 
 
 def test_a_classifier_bound_and_loss_are_passed_on():
-    from onlineboost.app import runconfig
 
     model = runconfig.build_model(runconfig.resolve(
         {"model": {"booster": "booco-classifier", "bound": 2.5, "loss": "hinge"}},
@@ -164,7 +162,6 @@ EDGES_TAKEN = [
 
 @pytest.mark.parametrize("key, value", EDGES_REFUSED)
 def test_settings_just_past_their_edges_are_refused_by_name(key, value):
-    from onlineboost.app import runconfig
 
     section = "data" if key in runconfig.DATA_DEFAULTS else "model"
     with pytest.raises(ValueError, match=f"^{key} must"):
@@ -173,7 +170,6 @@ def test_settings_just_past_their_edges_are_refused_by_name(key, value):
 
 @pytest.mark.parametrize("key, value, resolved", EDGES_TAKEN)
 def test_settings_at_their_edges_are_taken(key, value, resolved):
-    from onlineboost.app import runconfig
 
     section = "data" if key in runconfig.DATA_DEFAULTS else "model"
     out = runconfig.resolve({section: {key: value}}, target="y")
@@ -184,7 +180,6 @@ def test_theory_steps_and_simplex_sets_from_text_build_their_models():
     """`step_size` / `delta` = "theory" reach BoOCO as the word, numbers as floats; a simplex
     of "simplex:D" / "capped-simplex:D,CAP" has D coordinates (and the cap)."""
     from onlineboost import sets
-    from onlineboost.app import runconfig
 
     model = runconfig.build_model(runconfig.resolve(
         {"model": {"step_size": "theory", "delta": "theory", "learner": "ridge"}}, target="y"))
@@ -201,7 +196,6 @@ def test_theory_steps_and_simplex_sets_from_text_build_their_models():
 @pytest.mark.parametrize("spec, lo, hi", [("box:0,-1,1,2", [0, -1], [1, 2]), ("box:5,6", [5], [6])])
 def test_a_box_from_text_is_its_lower_then_upper_bounds(spec, lo, hi):
     from onlineboost import sets
-    from onlineboost.app import runconfig
 
     box = runconfig.parse_set(spec)
     assert type(box) is sets.Box and list(box.lo) == lo and list(box.hi) == hi
@@ -209,7 +203,6 @@ def test_a_box_from_text_is_its_lower_then_upper_bounds(spec, lo, hi):
 
 @pytest.mark.parametrize("spec", ["box:", "box:1", "box:1,2,3", "box:1,2,3,4,5"])
 def test_a_box_needs_as_many_upper_as_lower_bounds(spec):
-    from onlineboost.app import runconfig
 
     with pytest.raises(ValueError, match="a box needs d lower bounds then d upper bounds"):
         runconfig.parse_set(spec)
@@ -221,7 +214,6 @@ def test_booster_none_runs_the_mlp_alone_and_gives_an_oco_learner_its_set():
     the configured decision set if one is given and on its own otherwise."""
     from learners import LinearOGD, TinyMLP
     from onlineboost import sets
-    from onlineboost.app import runconfig
 
     model = runconfig.build_model(runconfig.resolve(target="y", booster="none", seed=3))
     assert type(model) is TinyMLP and model.seed == 3
@@ -241,7 +233,6 @@ def test_booster_none_runs_the_mlp_alone_and_gives_an_oco_learner_its_set():
 def test_scale_wraps_only_a_policy_that_takes_a_context(policy, wrapped):
     """`--scale` puts a policy whose `pull` takes a context (LinUCB) behind the robust scaler;
     a context-free one (epsilon-greedy) has nothing to scale and is left as it is."""
-    from onlineboost.app import runconfig
     from onlineboost.scaling import ScaledPolicy
 
     model = runconfig.build_model(runconfig.resolve(

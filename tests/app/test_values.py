@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from onlineboost.app import runconfig
+from onlineboost.app import loop, runconfig
 from onlineboost.app.loop import Run
 from tests.app._util import answers, run
 from tests.helpers import same_state
@@ -334,8 +334,6 @@ def test_checkpoints_fall_every_k_records_once_each(tmp_path, monkeypatch):
     """A checkpoint at the start, after every `checkpoint_every` records (counted as records,
     not lines: blank lines do not count and do not write a second checkpoint at the same
     count) and at the end."""
-    from onlineboost.app import loop
-
     at = []
     original = loop.Run._checkpoint
 
@@ -368,8 +366,6 @@ def test_records_per_second_count_this_process_only(tmp_path, monkeypatch, elaps
     """`records_per_s` is the records this process read over the time since it started
     (`0.0` before any time has passed); a resumed run does not count the records its
     checkpoint brought."""
-    from onlineboost.app import loop
-
     clock = _Clock()
     monkeypatch.setattr(loop, "time", clock)
     _jsonl(tmp_path / "in.jsonl", [{"u": float(t), "y": 0.5 * t} for t in range(20)])
