@@ -12,9 +12,11 @@ errors:
 * `BoBLO(n_learners=5)` against `BoBLO()` (target: N = 5 >= N = 1, > on two streams);
 * `onlineboost.neighbours.NeighbourBoBLO()` (`BoBLO()` and a nearest-neighbour stage played once
   its decision lead is significant: a two-stage booster) against `BoBLO()` and tuned LinUCB;
-* `BoBLO()` against its learner as it was to the twentieth session, the correction's weight
-  fixed at 1 (`FeaturePolicy(**FIXED_WEIGHT_LEARNER)`; since the twenty-first the weight is
-  learnt online), and that learner against tuned LinUCB.
+* `BoBLO()` against its learner as it was from the twenty-first to the thirtieth session, the
+  correction's weight learnt without the evidence of structure
+  (`FeaturePolicy(**LEARNT_WEIGHT_LEARNER)`), and as it was to the twentieth session, the
+  weight fixed at 1 (`FeaturePolicy(**FIXED_WEIGHT_LEARNER)`), and those learners against
+  tuned LinUCB.
 
 LinUCB runs behind river's `StandardScaler` and a bias feature (`bandit_compare.linucb`);
 BoBLO holds its own scaler. The metric is the progressive average reward.
@@ -32,12 +34,15 @@ from benchmarks import report
 from benchmarks.bandit_compare import DATASETS, LINUCB, grid, linucb, seed_sweep
 from learners import FeaturePolicy
 from onlineboost import BoBLO, evaluate
-from onlineboost.boblo import FIXED_WEIGHT_LEARNER
+from onlineboost.boblo import FIXED_WEIGHT_LEARNER, LEARNT_WEIGHT_LEARNER
 from onlineboost.neighbours import NeighbourBoBLO
 
 #: `BoBLO()` to the twentieth session: its learner's correction weight fixed at 1
 FIXED = "BoBLO(learner=FeaturePolicy(**FIXED_WEIGHT_LEARNER))"
-POLICIES = ["BoBLO()", "BoBLO(n_learners=5)", "NeighbourBoBLO()", FIXED,
+#: `BoBLO()` from the twenty-first to the thirtieth session: the weight learnt, no evidence of
+#: structure
+LEARNT = "BoBLO(learner=FeaturePolicy(**LEARNT_WEIGHT_LEARNER))"
+POLICIES = ["BoBLO()", "BoBLO(n_learners=5)", "NeighbourBoBLO()", LEARNT, FIXED,
             "river LinUCBDisjoint (tuned)", "river LinUCBDisjoint (1, 1)"]
 #: (row, against): the paired differences the table reports
 PAIRS = [("BoBLO()", "river LinUCBDisjoint (tuned)"),
@@ -45,6 +50,8 @@ PAIRS = [("BoBLO()", "river LinUCBDisjoint (tuned)"),
          ("BoBLO(n_learners=5)", "BoBLO()"),
          ("NeighbourBoBLO()", "BoBLO()"),
          ("NeighbourBoBLO()", "river LinUCBDisjoint (tuned)"),
+         ("BoBLO()", LEARNT),
+         (LEARNT, "river LinUCBDisjoint (tuned)"),
          ("BoBLO()", FIXED),
          (FIXED, "river LinUCBDisjoint (tuned)")]
 
@@ -59,6 +66,8 @@ def make_policy(name: str, data_name: str, seed: int):
         return NeighbourBoBLO(seed=seed), None
     if name == FIXED:
         return BoBLO(learner=FeaturePolicy(**FIXED_WEIGHT_LEARNER), seed=seed), None
+    if name == LEARNT:
+        return BoBLO(learner=FeaturePolicy(**LEARNT_WEIGHT_LEARNER), seed=seed), None
     if name == "river LinUCBDisjoint (tuned)":
         return linucb(*LINUCB[data_name], seed)
     if name == "river LinUCBDisjoint (1, 1)":

@@ -82,7 +82,8 @@ except ImportError:  # pragma: no cover - exercised only where numba is missing
 
     _njit_sum = _njit
 
-__all__ = ["AVAILABLE", "boost_predict", "learn", "nearest", "predict", "rank_one"]
+__all__ = ["AVAILABLE", "boost_predict", "evidence_step", "learn", "nearest", "predict",
+           "rank_one"]
 
 _SQRT2 = math.sqrt(2.0)
 
@@ -294,3 +295,46 @@ def rank_one(theta, g, v, P, a, b):
         row = P[i]
         for j in range(P.shape[1]):
             row[j] -= ai * b[j]
+
+
+@_njit
+def _ridge_step(P, theta, x, y, u):
+    r"""One Bayesian ridge's prequential step on the row `x` and target `y`, in place on its
+    inverse Gram matrix `P` `(q, q)` and mean `theta` `(q,)`: returns the prediction
+    $\theta^\top x$ and $v = x^\top P x$ taken before the step, then $\theta \mathrel{+}=
+    (y - \theta^\top x)\,u/s$ and $P \mathrel{-}= w w^\top$ ($u = P x$, $s = 1 + v$, $w =
+    u/\sqrt s$). `u` `(q,)` is scratch."""
+    q = x.shape[0]
+    for a in range(q):
+        u[a] = _dot(P[a], x)
+    v = _dot(x, u)
+    m = _dot(theta, x)
+    s = 1.0 + v
+    r = (y - m) / s
+    for j in range(q):
+        theta[j] += r * u[j]
+    root = math.sqrt(s)
+    for j in range(q):
+        u[j] = u[j] / root
+    for a in range(q):
+        row = P[a]
+        ua = u[a]
+        for j in range(q):
+            row[j] -= ua * u[j]
+    return m, v
+
+
+@_njit
+def evidence_step(P0, theta0, P1, theta1, arm, phi, D, y, u):
+    r"""`learners.structure_evidence.StructureEvidence`'s two models on the played arm `arm`:
+    the linear one on $(1, c)$ (`phi` without its $D$ random features) and the structured one
+    on the whole row `phi` $= (1, \psi(c), c)$, each one `_ridge_step`. Returns `(m0, v0, m1,
+    v1)`, their predictions and $x^\top P x$ before the step. `u` `(len(phi),)` is scratch."""
+    q1 = phi.shape[0]
+    x0 = np.empty(q1 - D)
+    x0[0] = phi[0]
+    for j in range(1 + D, q1):
+        x0[j - D] = phi[j]
+    m0, v0 = _ridge_step(P0[arm], theta0[arm], x0, y, u[:q1 - D])
+    m1, v1 = _ridge_step(P1[arm], theta1[arm], phi, y, u)
+    return m0, v0, m1, v1

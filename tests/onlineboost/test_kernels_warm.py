@@ -35,7 +35,7 @@ from learners import _stack_kernels
 # penalty), and the stack's own two that its first round (numpy: it grows the copy) calls
 ONE = ["pull_round_features", "pull_round_ridge_features", "update_round_features",
        "update_round_ridge_features", "warm_scale", "warm_store"]
-FIRST = ["predict", "learn"]
+FIRST = ["predict", "learn", "evidence_step"]  # (and the default learner's evidence)
 def dispatchers(module):
     return {f"{module.__name__}.{n}": f for n, f in vars(module).items()
             if hasattr(f, "signatures") and not n.startswith("_")}
