@@ -32,11 +32,13 @@ $t$ (Occam's factor of $M_1$'s extra columns, as the BIC's $-\tfrac{D_{\text{eff
 and where they are not it grows linearly in $t$, so $\pi_t$ goes to 0 or 1.
 `learners.FeaturePolicy(structure_odds=...)` plays its correction at $w\,\pi_t$.
 
-The defaults of `onlineboost.BoBLO` (odds $10^6$, `snr` 3) were chosen on tuning seeds by a
-rule and confirmed on fresh ones (`onlineboost.boblo`'s `STRUCTURE` comment): a strong prior
-for structure, since switching the correction off where it earns costs far more than keeping
-it where it does not; a diffuse $M_1$, so that a stream without structure sheds the
-correction within a few hundred rounds.
+`onlineboost.boblo.STRUCTURE` (odds $10^6$, `snr` 3) was chosen on tuning seeds by a rule and
+confirmed on fresh ones (its comment there): a strong prior for structure, since switching the
+correction off where it earns costs far more than keeping it where it does not, and a diffuse
+$M_1$, so that a stream without structure sheds the correction within a few hundred rounds.
+The price of that diffuse $M_1$ is weak structure: where the correction earns a little and
+late (tree-shaped classes), $\pi_t$ can fall in mid-stream before the structure shows, which is
+why it is an option of `BoBLO`, not its default.
 
 Examples
 --------

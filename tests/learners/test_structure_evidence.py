@@ -1,6 +1,6 @@
 """`learners.structure_evidence.StructureEvidence`: the Bayes factor of structure beyond a
 linear model, against the joint Gaussian densities (scipy) and a batch transcription, and the
-learnt weight it scales (`FeaturePolicy(structure_odds=...)`, BoBLO's default learner)."""
+learnt weight it scales (`FeaturePolicy(structure_odds=...)`, `boblo.STRUCTURED_LEARNER`)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,15 @@ from scipy import stats
 from learners import FeaturePolicy, _stack_kernels
 from learners.structure_evidence import MAX_ROW, StructureEvidence
 from onlineboost import BoBLO
-from onlineboost.boblo import DEFAULT_LEARNER, LEARNT_WEIGHT_LEARNER, STRUCTURE
+from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER, STRUCTURE, STRUCTURED_LEARNER
 from streams import LinearBandit, NonlinearBandit
 
 PATHS = [True, False] if _stack_kernels.AVAILABLE else [False]
+
+
+def _structured(**kwargs) -> BoBLO:
+    """`BoBLO` with the default learner weighed by the evidence of structure."""
+    return BoBLO(learner=FeaturePolicy(**STRUCTURED_LEARNER), **kwargs)
 
 
 def _rows(rng, n, D, p, structured):
@@ -172,19 +177,20 @@ def _play(policy, stream, rounds, check=None):
 
 
 def test_boblo_plays_the_learnt_weight_times_the_probability_of_structure():
-    """Every round of `BoBLO()`: the played weight is the learnt one times the posterior
-    probability, the learnt one in [0, max_weight]; on `LinearBandit` the probability falls
-    below 1e-6 and the correction is off, on `NonlinearBandit` it stays above 1 - 1e-6."""
+    """Every round of `BoBLO` on `STRUCTURED_LEARNER`: the played weight is the learnt one
+    times the posterior probability, the learnt one in [0, max_weight]; on `LinearBandit` the
+    probability falls below 1e-6 and the correction is off, on `NonlinearBandit` it stays
+    above 1 - 1e-6."""
     def check(policy):
         copies = policy.booco.copies
         assert 0.0 <= copies.learnt_weight <= copies.max_weight
         assert copies.weight == copies.learnt_weight * copies.structure.probability()
 
-    linear = BoBLO(seed=0)
+    linear = _structured(seed=0)
     _play(linear, LinearBandit(d=10, k=5, noise=0.5, seed=0, n_rounds=1500), 1500, check)
     assert linear.booco.copies.structure.probability() < 1e-6
     assert linear.booco.copies.weight < 1e-6
-    bent = BoBLO(seed=0)
+    bent = _structured(seed=0)
     _play(bent, NonlinearBandit(d=2, k=3, seed=0, n_rounds=1500), 1500, check)
     assert bent.booco.copies.structure.probability() > 1 - 1e-6
     # (the learnt weight took the policy gradient's steps: where the correction earns they
@@ -193,9 +199,9 @@ def test_boblo_plays_the_learnt_weight_times_the_probability_of_structure():
 
 
 def test_the_evidence_sees_the_played_arms_losses_on_the_copys_own_features():
-    """The evidence `BoBLO()` keeps is the one a fresh `StructureEvidence` computes from the
+    """The evidence `BoBLO` keeps is the one a fresh `StructureEvidence` computes from the
     rounds it played (copy 1's features of each context vector, the played arm, its loss)."""
-    policy = BoBLO(seed=1)
+    policy = _structured(seed=1)
     stream = LinearBandit(d=4, k=3, noise=0.5, seed=1, n_rounds=300)
     copies = None
     replay = StructureEvidence(3, DEFAULT_LEARNER["n_features"], STRUCTURE["structure_odds"],
@@ -210,18 +216,19 @@ def test_the_evidence_sees_the_played_arms_losses_on_the_copys_own_features():
     assert copies.structure.log_factor == pytest.approx(replay.log_factor, rel=1e-9)
 
 
-def test_without_structure_odds_the_learner_is_the_previous_default():
-    """`structure_odds=None` is the learnt weight alone (the default to the thirtieth session):
-    no evidence, the played weight the learnt one."""
-    policy = BoBLO(learner=FeaturePolicy(**LEARNT_WEIGHT_LEARNER), seed=2)
+def test_the_default_learner_has_no_evidence_of_structure():
+    """`BoBLO()` is the learnt weight alone (`structure_odds=None`, the thirty-first session's
+    option reverted after the held-out check): no evidence, the played weight the learnt one."""
+    policy = BoBLO(seed=2)
     _play(policy, LinearBandit(d=4, k=3, noise=0.5, seed=2, n_rounds=200), 200)
     copies = policy.booco.copies
     assert copies.structure is None and copies.structure_odds is None
-    assert DEFAULT_LEARNER == {**LEARNT_WEIGHT_LEARNER, **STRUCTURE}
+    assert DEFAULT_LEARNER.get("structure_odds") is None
+    assert STRUCTURED_LEARNER == {**DEFAULT_LEARNER, **STRUCTURE}
 
 
 def test_a_drift_alarm_discounts_the_evidence_too():
-    policy = BoBLO(seed=3)
+    policy = _structured(seed=3)
     _play(policy, LinearBandit(d=4, k=3, noise=0.5, seed=3, n_rounds=300), 300)
     ev = policy.booco.copies.structure
     L, P1 = ev.log_factor, ev._P1.copy()
@@ -232,9 +239,10 @@ def test_a_drift_alarm_discounts_the_evidence_too():
 
 def test_n_learners_5_weighs_copy_1_as_n_learners_1_does():
     """The boosted stack keeps the evidence for copy 1's weight: on `LinearBandit`, where no
-    later stage leads, `BoBLO(n_learners=5)` plays `BoBLO()`'s arms and ends with its
-    evidence."""
-    one, five = BoBLO(seed=4), BoBLO(seed=4, n_learners=5)
+    later stage leads, N = 5 plays N = 1's arms and ends with its evidence."""
+    one = _structured(seed=4)
+    five = BoBLO(learner=FeaturePolicy(**STRUCTURED_LEARNER, **DEFAULT_LATER), seed=4,
+                 n_learners=5)  # (N > 1's default later copies)
     stream = LinearBandit(d=5, k=3, noise=0.5, seed=4, n_rounds=400)
     for context, arms in stream:
         a, b = one.pull(arms, context), five.pull(arms, context)
