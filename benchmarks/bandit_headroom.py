@@ -317,6 +317,20 @@ tuned LinUCB is -0.0004 (SE 0.0006) against `BoBLO()` there.
   `LinearBandit`. Sparing the tree streams gives back half of the `LinearBandit` gain or more: the
   evidence meets the same trade as every gate before it, between correcting where the structure is
   weak and not correcting where there is none, only at a smaller scale.
+- **Stumps in the evidence** (after the held-out table; the development-side tree family as a
+  guard from here on). $M_1$ also regresses on the stumps $\mathbb 1\{c_j > \tau\}$ of each
+  context column at $\tau$ = -1, 0, 1 (the structure's prior variance shared over the $D + 3p$
+  columns), so that steps along single columns show in the evidence as early as smooth structure
+  does. Seeds 1000-1039 at (13.8, 3): `LinearBandit` +0.0010 (SE 0.0002), the development
+  `RandomTree` -0.0021 (SE 0.0013; without stumps -0.0042 on its seeds 1000-1019), the 10-feature
+  stumps -0.0001, linear classes (4) +0.0037, the others within 0.0002 of 0; at (9.2, 3)
+  `LinearBandit` +0.0012 but the 10-feature stumps -0.0009 (SE 0.0004). The rule, stated before
+  the run, as above with the development `RandomTree` among the streams: fresh seeds 1100-1179
+  gave `LinearBandit` +0.0009 (SE 0.0001), linear classes +0.0060 / +0.0023, `NonlinearBandit` (5,
+  3) +0.0001, the other six within 0.0001 of 0, and the development `RandomTree` -0.0022 (SE
+  0.0008): below by more than two standard errors, so not adopted. The stumps stay in the option
+  (`StructureEvidence(cuts=...)`, -1, 0, 1 by default), which they make cheaper on tree streams at
+  no cost on `LinearBandit`.
 
 **Thirtieth session (issue 13, target 1 on `LinearBandit`: the correction's kernel width and
 penalty, and where the learnt weight ends; nothing adopted).** Fresh seeds 900-939 (scratch,

@@ -325,16 +325,16 @@ def _ridge_step(P, theta, x, y, u):
 
 
 @_njit
-def evidence_step(P0, theta0, P1, theta1, arm, phi, D, y, u):
+def evidence_step(P0, theta0, P1, theta1, arm, x1, D, p, y, u):
     r"""`learners.structure_evidence.StructureEvidence`'s two models on the played arm `arm`:
-    the linear one on $(1, c)$ (`phi` without its $D$ random features) and the structured one
-    on the whole row `phi` $= (1, \psi(c), c)$, each one `_ridge_step`. Returns `(m0, v0, m1,
-    v1)`, their predictions and $x^\top P x$ before the step. `u` `(len(phi),)` is scratch."""
-    q1 = phi.shape[0]
-    x0 = np.empty(q1 - D)
-    x0[0] = phi[0]
-    for j in range(1 + D, q1):
-        x0[j - D] = phi[j]
-    m0, v0 = _ridge_step(P0[arm], theta0[arm], x0, y, u[:q1 - D])
-    m1, v1 = _ridge_step(P1[arm], theta1[arm], phi, y, u)
+    the linear one on $(1, c)$ (`x1`'s bias and its $p$ context columns, after the $D$ random
+    features) and the structured one on the whole row `x1` $= (1, \psi(c), c, \ldots)$, each
+    one `_ridge_step`. Returns `(m0, v0, m1, v1)`, their predictions and $x^\top P x$ before
+    the step. `u` `(len(x1),)` is scratch."""
+    x0 = np.empty(1 + p)
+    x0[0] = x1[0]
+    for j in range(p):
+        x0[1 + j] = x1[1 + D + j]
+    m0, v0 = _ridge_step(P0[arm], theta0[arm], x0, y, u[:1 + p])
+    m1, v1 = _ridge_step(P1[arm], theta1[arm], x1, y, u)
     return m0, v0, m1, v1

@@ -132,34 +132,38 @@ later stage leads (`LinearBandit`: the same arms on seeds 260-269; ImageSegments
 **Whether to correct at all** (`structure_odds`, `structure_snr`; issue 13, thirty-first
 session). The learnt weight has no signal where the correction is noise: on `LinearBandit` it
 ends anywhere in 0.3-1.7 after 3,000 rounds, and there the correction costs about 0.0016 a
-round. Its policy gradient sees the correction only through the decisions it changes; the
-losses themselves say more. With `structure_odds` the stack keeps a
+round. Its policy gradient sees the correction only through the decisions it changes; the losses
+themselves say more. With `structure_odds` the stack keeps a
 `learners.structure_evidence.StructureEvidence` over copy 1's map $(1, \psi(c), c)$: the Bayes
-factor, in the played arms' losses, of per-arm ridge models with the random features against
-per-arm ridge models on $(1, c)$ alone. After each round is learnt the owner hands it the round
-(`observe_structure`): the learnt weight $u$ takes the step the round gave the played weight,
-the evidence adds the round, and the copy plays $w = u\,\pi_t$ next, $\pi_t$ the posterior
-probability of structure (the policy gradient is the played weight's, so the compiled round's
-step is unchanged). Where the losses are linear in the context $\pi_t$ falls to 0 within a few
-hundred rounds (`LinearBandit`: 0.6 at round 300, 0 by round 1,000) and the copy plays the model
-alone; where they are not it stays at 1 and nothing changes. Measured with a scratch prototype
-(the same arithmetic; paired against `BoBLO()`, expected reward on `LinearBandit`, progressive
-reward elsewhere; `bandit_headroom`'s thirty-first-session paragraph has every setting):
-among seventeen (prior odds, snr, features) settings on tuning seeds 1000-1039 of seven streams,
-$10^6$ and 3 over all 128 features had the largest `LinearBandit` gain with no stream below by
-two standard errors; on fresh seeds 1100-1179 `LinearBandit` +0.0010 (SE 0.0001), linear
-classes +0.0062 / +0.0026 (two / four classes), ImageSegments, digits, three `NonlinearBandit`
-streams and the stump classes within 0.0001 of 0, the 10-feature stump classes -0.0004 (SE
-0.0004). Fewer features for the evidence (32) gained more on `LinearBandit` but missed the
-10-feature stumps' structure (-0.006). Made `BoBLO()`'s default, it met issue 13's first target
-on `bandit_wide`'s 110 evaluation seeds (`LinearBandit` +0.0001, SE 0.0004, against tuned
-LinUCB, from -0.0008), but on the 17 held-out streams it lost 0.0011 in the mean (paired SE
-0.0002): RandomTree -0.018, where the correction earns little and late, $\pi_t$ fell to about
-0.2 in mid-stream before the structure showed, and Hyperplane +0.004. So it is an option,
-`FeaturePolicy(**onlineboost.boblo.STRUCTURED_LEARNER)`, not the default. On tree streams of the
-development side (river's `RandomTree` with other data seeds, run after the held-out table)
-the same dip costs 0.004; an evidence less quick to shed the correction (`structure_snr` 1)
-spares them and keeps half of the `LinearBandit` gain (+0.0005).
+factor, in the played arms' losses, of per-arm ridge models with the random features (and stumps
+of each context column) against per-arm ridge models on $(1, c)$ alone. After each round is
+learnt the owner hands it the round (`observe_structure`): the learnt weight $u$ takes the step
+the round gave the played weight, the evidence adds the round, and the copy plays $w = u\,\pi_t$
+next, $\pi_t$ the posterior probability of structure (the policy gradient is the played
+weight's, so the compiled round's step is unchanged). Where the losses are linear in the context
+$\pi_t$ falls to 0 within a few hundred rounds (`LinearBandit`: 0.6 at round 300, 0 by round
+1,000) and the copy plays the model alone; where they are not it stays at 1 and nothing changes.
+Measured with a scratch prototype (the same arithmetic; paired against `BoBLO()`, expected
+reward on `LinearBandit`, progressive reward elsewhere; `bandit_headroom`'s thirty-first-session
+paragraph has every setting): among seventeen (prior odds, snr, features) settings on tuning
+seeds 1000-1039 of seven streams, $10^6$ and 3 over all 128 features had the largest
+`LinearBandit` gain with no stream below by two standard errors; on fresh seeds 1100-1179
+`LinearBandit` +0.0010 (SE 0.0001), linear classes +0.0062 / +0.0026 (two / four classes),
+ImageSegments, digits, three `NonlinearBandit` streams and the stump classes within 0.0001 of 0,
+the 10-feature stump classes -0.0004 (SE 0.0004). Fewer features for the evidence (32) gained
+more on `LinearBandit` but missed the 10-feature stumps' structure (-0.006). Made `BoBLO()`'s
+default, it met issue 13's first target on `bandit_wide`'s 110 evaluation seeds (`LinearBandit`
++0.0001, SE 0.0004, against tuned LinUCB, from -0.0008), but on the 17 held-out streams it lost
+0.0011 in the mean (paired SE 0.0002): RandomTree -0.018, where the correction earns little and
+late, $\pi_t$ fell to about 0.2 in mid-stream before the structure showed, and Hyperplane
++0.004. So it is an option, `FeaturePolicy(**onlineboost.boblo.STRUCTURED_LEARNER)`, not the
+default. On tree streams of the development side (river's `RandomTree` with other data seeds,
+run after the held-out table) the same dip costs 0.004; an evidence less quick to shed the
+correction (`structure_snr` 1) spares them and keeps half of the `LinearBandit` gain (+0.0005).
+Stumps of each context column in the evidence's structured model (`StructureEvidence`'s `cuts`,
+added after that table) halve the tree streams' cost (-0.0022, SE 0.0008, on fresh seeds) with
+the same `LinearBandit` gain (+0.0009): still below by more than two standard errors there, so
+still an option.
 """
 
 from __future__ import annotations

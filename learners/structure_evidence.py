@@ -10,10 +10,12 @@ a stream is shows in its losses, and `StructureEvidence` weighs it: two Bayesian
 arm's loss $\ell$ on the rounds that arm was played, the second containing the first,
 
 * $M_0$: $\ell = \theta_a^\top (1, c) + \varepsilon$, prior $\theta_a \sim N(0, \sigma^2 I)$;
-* $M_1$: $\ell = \theta_a^\top (1, c) + \beta_a^\top \psi(c) + \varepsilon$, the same prior on
-  $\theta_a$ and $\beta_a \sim N(0, \sigma^2 (s/D) I)$ on the $D$ random features (whose
-  squares average 1), so that the structure's prior variance is $s$ times the noise's ($s$
-  `snr`);
+* $M_1$: $\ell = \theta_a^\top (1, c) + \beta_a^\top \chi(c) + \varepsilon$, the same prior on
+  $\theta_a$; $\chi(c)$ holds the $D$ random features $\psi(c)$ (whose squares average 1) and
+  the stumps $\mathbb 1\{c_j > \tau_m\}$ of each context column at $\tau$ = -1, 0, 1
+  (`cuts`: structure along single columns, steps and trees, then shows as early as smooth
+  structure does), $\beta_a \sim N(0, \sigma^2 s/(D + 3p) I)$, so that the structure's prior
+  variance is about $s$ times the noise's ($s$ `snr`);
 
 $\varepsilon \sim N(0, \sigma^2)$. Each arm's posterior is a recursive least squares
 ($A_a = \Lambda + \sum x x^\top$ over its rounds), and the played arm's loss has the
@@ -74,7 +76,7 @@ MAX_ROW = 1e6
 
 
 class StructureEvidence:
-    """The posterior probability that the played arms' losses have structure beyond a linear
+    r"""The posterior probability that the played arms' losses have structure beyond a linear
     model of the context (module docstring).
 
     Parameters
@@ -82,95 +84,129 @@ class StructureEvidence:
     k
         Number of arms.
     n_features
-        $D \\ge 1$: the rows are $(1, \\psi(c), c)$ with $D$ random features $\\psi(c)$ (the
-        correction's map); the context columns may grow from one row to the next.
+        $D \ge 1$: the rows handed to `update` are $(1, \psi(c), c)$ with $D$ random features
+        $\psi(c)$ (the correction's map); the context columns may grow from one row to the next.
     prior_odds
         $o > 0$: the prior odds of structure ($M_1$) against none ($M_0$).
     snr
         $s > 0$: the structure's prior variance over the noise's.
     noise
         `None` (the running estimate of the module docstring) or a known noise variance
-        $\\sigma^2 > 0$.
+        $\sigma^2 > 0$.
+    cuts
+        Thresholds $\tau_1 < \dots < \tau_M$: $M_1$ also regresses on the stumps
+        $\mathbb 1\{c_j > \tau_m\}$ of every context column $j$ (column by column, $M$ each),
+        so that structure along single columns (steps, trees) shows as early as smooth structure
+        does; `()`: the random features alone. The structure's $D + Mp$ columns ($p$ the context
+        columns of the first row) each have the prior variance $\sigma^2 s/(D + Mp)$.
     """
 
     #: (a switch for the tests: False runs the numpy step) the step through `_stack_kernels`
     _JIT = _stack_kernels.AVAILABLE
 
     def __init__(self, k: int, n_features: int, prior_odds: float = 1e6, snr: float = 3.0,
-                 noise: float | None = None):
+                 noise: float | None = None, cuts=(-1.0, 0.0, 1.0)):
         self.k = int(k)
         self.n_features = int(n_features)
         self.prior_odds = float(prior_odds)
         self.snr = float(snr)
         self.noise = None if noise is None else float(noise)
+        self.cuts = np.array(cuts, dtype=np.float64).reshape(-1)
         self.log_factor = 0.0  # log B_t
         self._sq, self._count = 1.0, 4.0  # the noise estimate's sum and weight: 0.25 x 4
-        D = self.n_features
-        self._P0 = np.zeros((self.k, 1, 1))  # (grown to the first row's columns)
-        self._theta0 = np.zeros((self.k, 1))
-        self._P1 = np.zeros((self.k, 1 + D, 1 + D))
-        self._theta1 = np.zeros((self.k, 1 + D))
-        self._P0[:, 0, 0] = self._P1[:, 0, 0] = 1.0
-        idx = np.arange(1, 1 + D)
-        self._P1[:, idx, idx] = self.snr / D
-        self._u = np.empty(1 + D)
+        self._p = None  # context columns (None: no row yet; the models are built at the first)
+        self._P0 = self._theta0 = self._P1 = self._theta1 = self._u = None
+        self._prior = None  # the structure's columns' prior variance (its share of snr)
 
     @property
     def noise_variance(self) -> float:
-        """$\\sigma^2$ as the next round will use it."""
+        r"""$\sigma^2$ as the next round will use it."""
         return self.noise if self.noise is not None else self._sq / self._count
 
     def log_odds(self) -> float:
-        """$\\log o + \\log B_t$: the posterior log odds of structure."""
+        r"""$\log o + \log B_t$: the posterior log odds of structure."""
         return math.log(self.prior_odds) + self.log_factor
 
     def probability(self) -> float:
-        """$\\pi_t$, the posterior probability of structure."""
+        r"""$\pi_t$, the posterior probability of structure."""
         z = self.log_odds()
         if z >= 0.0:
             return 1.0 / (1.0 + math.exp(-z))
         e = math.exp(z)
         return e / (1.0 + e)
 
+    def row(self, phi: np.ndarray) -> np.ndarray:
+        r"""$M_1$'s row $(1, \psi(c), c, \text{the stumps of } c)$ for `phi` $= (1, \psi(c),
+        c)$."""
+        c = phi[1 + self.n_features:]
+        stumps = (c[:, None] > self.cuts[None, :]).astype(np.float64).reshape(-1)
+        return np.concatenate([phi, stumps])
+
+    def _build(self, p: int) -> None:
+        r"""The models at the first row, with `p` context columns."""
+        D, M, k = self.n_features, len(self.cuts), self.k
+        self._p = p
+        self._prior = self.snr / (D + M * p)
+        q0, q1 = 1 + p, 1 + D + p + M * p
+        self._P0 = np.repeat(np.eye(q0)[None], k, axis=0)
+        self._theta0 = np.zeros((k, q0))
+        d = np.ones(q1)
+        d[1:1 + D] = d[1 + D + p:] = self._prior
+        self._P1 = np.repeat(np.diag(d)[None], k, axis=0)
+        self._theta1 = np.zeros((k, q1))
+        self._u = np.empty(q1)
+
     def _grow(self, p: int) -> None:
-        """Context columns up to `p`, each with the prior's variance (1) and no data."""
-        q1 = self._P1.shape[1]
-        D = self.n_features
-        extra = 1 + D + p - q1
-        for name in ("_P0", "_P1"):
-            P = getattr(self, name)
-            q = P.shape[1]
-            Q = np.zeros((self.k, q + extra, q + extra))
-            Q[:, :q, :q] = P
-            new = np.arange(q, q + extra)
-            Q[:, new, new] = 1.0
-            setattr(self, name, Q)
-        self._theta0 = np.concatenate([self._theta0, np.zeros((self.k, extra))], axis=1)
-        self._theta1 = np.concatenate([self._theta1, np.zeros((self.k, extra))], axis=1)
-        self._u = np.empty(1 + D + p)
+        r"""Context columns up to `p` (and their stumps), each with its prior and no data."""
+        D, M, k, old = self.n_features, len(self.cuts), self.k, self._p
+        extra = p - old
+        q0 = 1 + p
+        P0 = np.zeros((k, q0, q0))
+        P0[:, :1 + old, :1 + old] = self._P0
+        new = np.arange(1 + old, q0)
+        P0[:, new, new] = 1.0
+        self._P0 = P0
+        self._theta0 = np.concatenate([self._theta0, np.zeros((k, extra))], axis=1)
+        # M_1's columns: (1, psi, c, stumps); the old ones keep their places up to c's end, the
+        # old stumps move past the new context columns
+        q1 = 1 + D + p + M * p
+        keep = np.r_[np.arange(1 + D + old), np.arange(1 + D + p, 1 + D + p + M * old)]
+        P1 = np.zeros((k, q1, q1))
+        P1[:, keep[:, None], keep[None, :]] = self._P1
+        theta1 = np.zeros((k, q1))
+        theta1[:, keep] = self._theta1
+        new = np.setdiff1d(np.arange(q1), keep)
+        P1[:, new, new] = np.where(new < 1 + D + p, 1.0, self._prior)
+        self._P1, self._theta1 = P1, theta1
+        self._u = np.empty(q1)
+        self._p = p
 
     def update(self, phi: np.ndarray, arm: int, loss: float) -> None:
-        """Add the round where `arm` was played on the row `phi` $= (1, \\psi(c), c)$ (float64,
+        r"""Add the round where `arm` was played on the row `phi` $= (1, \psi(c), c)$ (float64,
         at least as many context columns as before; fewer are padded with 0) and lost `loss`.
         A row with an entry beyond `MAX_ROW` in magnitude changes nothing. Not validated: the
         caller passes finite floats."""
         if not float(np.max(np.abs(phi))) <= MAX_ROW:
             return
         D = self.n_features
-        q1 = self._P1.shape[1]
-        if len(phi) > q1:
-            self._grow(len(phi) - 1 - D)
-        elif len(phi) < q1:
-            phi = np.concatenate([phi, np.zeros(q1 - len(phi))])
+        p = len(phi) - 1 - D
+        if self._p is None:
+            self._build(p)
+        elif p > self._p:
+            self._grow(p)
+        elif p < self._p:
+            phi = np.concatenate([phi, np.zeros(self._p - p)])
+        p = self._p
+        x1 = self.row(phi)
         s2 = self.noise_variance
         if self._JIT:
             m0, v0, m1, v1 = _stack_kernels.evidence_step(
-                self._P0, self._theta0, self._P1, self._theta1, int(arm),
-                np.ascontiguousarray(phi, dtype=np.float64), D, float(loss), self._u)
+                self._P0, self._theta0, self._P1, self._theta1, int(arm), x1, D, p,
+                float(loss), self._u)
         else:
-            x0 = np.concatenate([phi[:1], phi[1 + D:]])
+            x0 = np.concatenate([x1[:1], x1[1 + D:1 + D + p]])
             m0, v0 = _ridge_step(self._P0[arm], self._theta0[arm], x0, loss)
-            m1, v1 = _ridge_step(self._P1[arm], self._theta1[arm], phi, loss)
+            m1, v1 = _ridge_step(self._P1[arm], self._theta1[arm], x1, loss)
         e0 = (loss - m0) ** 2 / (1.0 + v0)
         e1 = (loss - m1) ** 2 / (1.0 + v1)
         self.log_factor += -0.5 * math.log((1.0 + v1) / (1.0 + v0)) - 0.5 * (e1 - e0) / s2
@@ -178,18 +214,19 @@ class StructureEvidence:
         self._count += 1.0
 
     def discount(self, factor: float) -> None:
-        """Count every past round $1/$`factor` as much (a drift's reset, as the stacks'
+        r"""Count every past round $1/$`factor` as much (a drift's reset, as the stacks'
         `discount`): both models' information matrices (their priors' share too) and the
         noise estimate's weight divided by `factor`, the log Bayes factor as well."""
-        for P in (self._P0, self._P1):
-            P *= factor
+        if self._p is not None:
+            self._P0 *= factor
+            self._P1 *= factor
         self.log_factor /= factor
         self._sq /= factor
         self._count /= factor
 
 
 def _ridge_step(P: np.ndarray, theta: np.ndarray, x: np.ndarray, y: float) -> tuple:
-    """`_stack_kernels._ridge_step` in numpy (the same operations, BLAS's sums)."""
+    r"""`_stack_kernels._ridge_step` in numpy (the same operations, BLAS's sums)."""
     u = P @ x
     v = float(x @ u)
     m = float(theta @ x)

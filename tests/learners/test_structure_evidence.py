@@ -45,22 +45,33 @@ def _evidence(X, arms, y, jit, **kw):
     return ev
 
 
+def _design(X, D, p, cuts):
+    """M_1's rows built here: (1, psi, c) and the stumps 1{c_j > cut} column by column."""
+    C = X[:, 1 + D:]
+    stumps = (C[:, :, None] > np.asarray(cuts, dtype=float)[None, None, :]).reshape(len(X), -1)
+    return np.column_stack([X, stumps.astype(float)])
+
+
 @pytest.mark.parametrize("jit", PATHS, ids=lambda j: "compiled" if j else "numpy")
 @pytest.mark.parametrize("structured", [False, True])
+@pytest.mark.parametrize("cuts", [(), (-0.5, 0.0, 0.7)], ids=["features", "stumps"])
 def test_with_a_known_noise_the_log_factor_is_the_log_ratio_of_the_marginal_likelihoods(
-        jit, structured):
+        jit, structured, cuts):
     """Per arm, the losses are jointly Gaussian under each model: $N(0, \\sigma^2(I + X
-    \\Lambda^{-1} X^\\top))$ with $\\Lambda^{-1}$ = 1 on $(1, c)$ and snr / D on the random
-    features (scipy's density, no recursion): the summed prequential log ratios equal it."""
+    \\Lambda^{-1} X^\\top))$ with $\\Lambda^{-1}$ = 1 on $(1, c)$ and snr / (D + M p) on the
+    random features and the M p stumps (scipy's density, no recursion): the summed prequential
+    log ratios equal it."""
     rng = np.random.default_rng(1)
     D, p, s2, snr = 6, 2, 0.04, 2.5
     X, arms, y = _rows(rng, 240, D, p, structured)
-    ev = _evidence(X, arms, y, jit, D=D, snr=snr, noise=s2)
-    prior1 = np.r_[1.0, np.full(D, snr / D), np.ones(p)]
+    ev = _evidence(X, arms, y, jit, D=D, snr=snr, noise=s2, cuts=cuts)
+    X1 = _design(X, D, p, cuts)
+    S = len(cuts) * p
+    prior1 = np.r_[1.0, np.full(D, snr / (D + S)), np.ones(p), np.full(S, snr / (D + S))]
     keep0 = np.r_[0, np.arange(1 + D, 1 + D + p)]
     want = 0.0
     for a in range(3):
-        Xa, ya = X[arms == a], y[arms == a]
+        Xa, ya = X1[arms == a], y[arms == a]
         X0 = Xa[:, keep0]
         cov1 = s2 * (np.eye(len(ya)) + (Xa * prior1) @ Xa.T)
         cov0 = s2 * (np.eye(len(ya)) + X0 @ X0.T)
@@ -77,18 +88,20 @@ def test_the_running_noise_estimate_is_the_documented_one(jit):
     model's standardised squared errors so far started at 0.25 with weight 4, and the log
     predictive densities' ratio summed."""
     rng = np.random.default_rng(2)
-    D, p, snr = 5, 3, 3.0
+    D, p, snr, cuts = 5, 3, 3.0, (-1.0, 0.0, 1.0)
     X, arms, y = _rows(rng, 150, D, p, True)
-    ev = _evidence(X, arms, y, jit, D=D, snr=snr)
+    ev = _evidence(X, arms, y, jit, D=D, snr=snr)  # (the default cuts)
+    X1 = _design(X, D, p, cuts)
+    S = len(cuts) * p
     keep0 = np.r_[0, np.arange(1 + D, 1 + D + p)]
-    prec1 = 1.0 / np.r_[1.0, np.full(D, snr / D), np.ones(p)]
+    prec1 = 1.0 / np.r_[1.0, np.full(D, snr / (D + S)), np.ones(p), np.full(S, snr / (D + S))]
     total, sq, count = 0.0, 1.0, 4.0
     for t in range(len(y)):
         past = np.flatnonzero(arms[:t] == arms[t])
         s2 = sq / count
         dens = []
         for cols, prec in ((keep0, np.ones(1 + p)), (slice(None), prec1)):
-            Xp, x = X[past][:, cols], X[t, cols]
+            Xp, x = X1[past][:, cols], X1[t, cols]
             A = np.diag(prec) + Xp.T @ Xp
             mean = x @ np.linalg.solve(A, Xp.T @ y[past])
             var = 1.0 + x @ np.linalg.solve(A, x)
@@ -115,18 +128,43 @@ def test_the_compiled_step_gives_the_numpy_steps_numbers():
 
 
 def test_a_context_column_that_appears_later_is_a_column_of_zeros_before():
-    """Growing the context columns mid-stream gives the numbers of rows padded with zeros from
-    the start: an unseen column keeps its prior and changes no prediction."""
+    """Without stumps, growing the context columns mid-stream gives the numbers of rows padded
+    with zeros from the start: an unseen column keeps its prior and changes no prediction."""
     rng = np.random.default_rng(4)
     X, arms, y = _rows(rng, 200, 8, 3, True)
     short = X[:, :-1].copy()
-    grown = StructureEvidence(3, 8)
-    padded = StructureEvidence(3, 8)
+    grown = StructureEvidence(3, 8, cuts=())
+    padded = StructureEvidence(3, 8, cuts=())
     for t, (x, a, v) in enumerate(zip(X, arms, y)):
         grown.update(short[t] if t < 80 else x, int(a), float(v))
         padded.update(np.r_[short[t], 0.0] if t < 80 else x, int(a), float(v))
     assert grown.log_factor == pytest.approx(padded.log_factor, rel=1e-12, abs=1e-12)
     np.testing.assert_allclose(grown._P1, padded._P1, rtol=1e-12, atol=1e-15)
+
+
+def test_growing_keeps_every_old_column_and_its_stumps_where_they_belong():
+    """With stumps, a new context column enters M_1 after the old context columns and before
+    the old stumps; every old entry of the inverse Gram matrices and the means is kept, and
+    the new columns (the context column, its stumps) start at their priors, uncorrelated."""
+    rng = np.random.default_rng(6)
+    D, cuts = 4, (-1.0, 0.0, 1.0)
+    X, arms, y = _rows(rng, 60, D, 3, True)
+    ev = StructureEvidence(3, D, snr=2.0, cuts=cuts)
+    for x, a, v in zip(X[:, :-1], arms, y):  # two context columns
+        ev.update(x, int(a), float(v))
+    P1, theta1, P0 = ev._P1.copy(), ev._theta1.copy(), ev._P0.copy()
+    ev._grow(3)
+    # old layout (1, psi, c1, c2, 6 stumps) -> (1, psi, c1, c2, c3, 6 old stumps, 3 new)
+    keep = np.r_[np.arange(1 + D + 2), np.arange(1 + D + 3, 1 + D + 3 + 6)]
+    np.testing.assert_array_equal(ev._P1[:, keep[:, None], keep[None, :]], P1)
+    np.testing.assert_array_equal(ev._theta1[:, keep], theta1)
+    new = np.setdiff1d(np.arange(ev._P1.shape[1]), keep)
+    prior = 2.0 / (D + len(cuts) * 2)  # (the first row's share)
+    np.testing.assert_array_equal(ev._P1[:, new][:, :, new],
+                                  np.broadcast_to(np.diag([1.0, prior, prior, prior]), (3, 4, 4)))
+    assert not ev._P1[:, new][:, :, keep].any() and not ev._theta1[:, new].any()
+    np.testing.assert_array_equal(ev._P0[:, :3, :3], P0)
+    assert ev.row(X[0]).shape == (1 + D + 3 + 9,)
 
 
 def test_the_posterior_goes_to_0_without_structure_and_to_1_with_it():
