@@ -331,6 +331,18 @@ tuned LinUCB is -0.0004 (SE 0.0006) against `BoBLO()` there.
   0.0008): below by more than two standard errors, so not adopted. The stumps stay in the option
   (`StructureEvidence(cuts=...)`, -1, 0, 1 by default), which they make cheaper on tree streams at
   no cost on `LinearBandit`.
+- **Left for the next session: five cuts.** On the tuning seeds 1000-1039 the evidence with five
+  cuts per context column (-1.2, -0.6, 0, 0.6, 1.2; scratch, the option's code with its cuts
+  patched) at (13.8, 3): the development `RandomTree` +0.0003 (SE 0.0005), `LinearBandit` +0.0011
+  (SE 0.0002), the stumps over 5 / 10 features +0.0002 / +0.0000, `NonlinearBandit(2, 3)` 0,
+  linear classes (4) +0.0037; at (20.7, 3) +0.0000 / +0.0008, at (13.8, 2) -0.0001 / +0.0007. Not
+  confirmed on fresh seeds nor measured held out this session, and not cheap: the structured
+  model's columns grow as $5p$, and the option with three cuts already runs at 13,900 / 34,200 /
+  40,800 decisions/s on digits / ImageSegments / `LinearBandit` (seed 0, one run each, against
+  `BoBLO()`'s 40,500 / 70,000 / 84,700 and tuned LinUCB's 3,500 / 7,900 / 12,000): about 3.4-4.3x
+  LinUCB, and five cuts on digits' 64 columns would put 513 columns in each arm's model, below 3x.
+  A budget of stump columns (fewer cuts where there are many columns; none on binary columns,
+  whose stump is the column itself) is the way to try it.
 
 **Thirtieth session (issue 13, target 1 on `LinearBandit`: the correction's kernel width and
 penalty, and where the learnt weight ends; nothing adopted).** Fresh seeds 900-939 (scratch,
