@@ -325,16 +325,33 @@ def _ridge_step(P, theta, x, y, u):
 
 
 @_njit
-def evidence_step(P0, theta0, P1, theta1, arm, x1, D, p, y, u):
-    r"""`learners.structure_evidence.StructureEvidence`'s two models on the played arm `arm`:
-    the linear one on $(1, c)$ (`x1`'s bias and its $p$ context columns, after the $D$ random
-    features) and the structured one on the whole row `x1` $= (1, \psi(c), c, \ldots)$, each
-    one `_ridge_step`. Returns `(m0, v0, m1, v1)`, their predictions and $x^\top P x$ before
-    the step. `u` `(len(x1),)` is scratch."""
-    x0 = np.empty(1 + p)
-    x0[0] = x1[0]
+def evidence_step(P0, theta0, P1, theta1, arm, phi, D, cuts, y, s2, max_row, u, x1):
+    r"""One round of `learners.structure_evidence.StructureEvidence` on the played arm `arm`:
+    `phi` $= (1, \psi(c), c)$ (its $D$ random features, then $p$ context columns) is checked
+    (every entry within `max_row` in magnitude, else nothing moves and `ok` is False), $M_1$'s row
+    $(1, \psi(c), c, \mathbb 1\{c_j > \tau_m\})$ built into `x1` (the stumps column by column,
+    `cuts` $\tau$ within each), then the linear model on $(1, c)$ and the structured one on `x1`
+    each take one `_ridge_step` on the loss `y`. Returns `(ok, the log ratio of the two
+    predictive densities at noise variance s2, the linear model's standardised squared error)`.
+    `u` `(len(x1),)` is scratch."""
+    q = phi.shape[0]
+    for j in range(q):
+        if not abs(phi[j]) <= max_row:  # (NaN too)
+            return False, 0.0, 0.0
+    p = q - 1 - D
+    M = cuts.shape[0]
+    for j in range(q):
+        x1[j] = phi[j]
     for j in range(p):
-        x0[1 + j] = x1[1 + D + j]
+        c = phi[1 + D + j]
+        for m in range(M):
+            x1[q + j * M + m] = 1.0 if c > cuts[m] else 0.0
+    x0 = np.empty(1 + p)
+    x0[0] = phi[0]
+    for j in range(p):
+        x0[1 + j] = phi[1 + D + j]
     m0, v0 = _ridge_step(P0[arm], theta0[arm], x0, y, u[:1 + p])
     m1, v1 = _ridge_step(P1[arm], theta1[arm], x1, y, u)
-    return m0, v0, m1, v1
+    e0 = (y - m0) ** 2 / (1.0 + v0)
+    e1 = (y - m1) ** 2 / (1.0 + v1)
+    return True, -0.5 * math.log((1.0 + v1) / (1.0 + v0)) - 0.5 * (e1 - e0) / s2, e0

@@ -12,10 +12,11 @@ arm's loss $\ell$ on the rounds that arm was played, the second containing the f
 * $M_0$: $\ell = \theta_a^\top (1, c) + \varepsilon$, prior $\theta_a \sim N(0, \sigma^2 I)$;
 * $M_1$: $\ell = \theta_a^\top (1, c) + \beta_a^\top \chi(c) + \varepsilon$, the same prior on
   $\theta_a$; $\chi(c)$ holds the $D$ random features $\psi(c)$ (whose squares average 1) and
-  the stumps $\mathbb 1\{c_j > \tau_m\}$ of each context column at $\tau$ = -1, 0, 1
-  (`cuts`: structure along single columns, steps and trees, then shows as early as smooth
-  structure does), $\beta_a \sim N(0, \sigma^2 s/(D + 3p) I)$, so that the structure's prior
-  variance is about $s$ times the noise's ($s$ `snr`);
+  the stumps $\mathbb 1\{c_j > \tau_m\}$ of each of the $p$ context columns at $M$ thresholds
+  (`cuts`; by default five per column up to 12 columns, at most 64 stumps in all, `auto_cuts`:
+  structure along single columns, steps and trees, then shows as early as smooth structure
+  does), $\beta_a \sim N(0, \sigma^2 s/(D + Mp) I)$, so that the structure's prior variance is
+  about $s$ times the noise's ($s$ `snr`);
 
 $\varepsilon \sim N(0, \sigma^2)$. Each arm's posterior is a recursive least squares
 ($A_a = \Lambda + \sum x x^\top$ over its rounds), and the played arm's loss has the
@@ -38,9 +39,9 @@ and where they are not it grows linearly in $t$, so $\pi_t$ goes to 0 or 1.
 confirmed on fresh ones (its comment there): a strong prior for structure, since switching the
 correction off where it earns costs far more than keeping it where it does not, and a diffuse
 $M_1$, so that a stream without structure sheds the correction within a few hundred rounds.
-The price of that diffuse $M_1$ is weak structure: where the correction earns a little and
-late (tree-shaped classes), $\pi_t$ can fall in mid-stream before the structure shows, which is
-why it is an option of `BoBLO`, not its default.
+The price of a diffuse $M_1$ is weak structure: where the correction earns a little and late
+(tree-shaped classes), $\pi_t$ fell in mid-stream before the structure showed while $M_1$ had
+the random features alone; the stumps catch such structure early.
 
 Examples
 --------
@@ -94,7 +95,8 @@ class StructureEvidence:
         `None` (the running estimate of the module docstring) or a known noise variance
         $\sigma^2 > 0$.
     cuts
-        Thresholds $\tau_1 < \dots < \tau_M$: $M_1$ also regresses on the stumps
+        `"auto"` (`auto_cuts` of the first row's context columns) or thresholds
+        $\tau_1 < \dots < \tau_M$: $M_1$ also regresses on the stumps
         $\mathbb 1\{c_j > \tau_m\}$ of every context column $j$ (column by column, $M$ each),
         so that structure along single columns (steps, trees) shows as early as smooth structure
         does; `()`: the random features alone. The structure's $D + Mp$ columns ($p$ the context
@@ -105,17 +107,19 @@ class StructureEvidence:
     _JIT = _stack_kernels.AVAILABLE
 
     def __init__(self, k: int, n_features: int, prior_odds: float = 1e6, snr: float = 3.0,
-                 noise: float | None = None, cuts=(-1.0, 0.0, 1.0)):
+                 noise: float | None = None, cuts="auto"):
         self.k = int(k)
         self.n_features = int(n_features)
         self.prior_odds = float(prior_odds)
         self.snr = float(snr)
         self.noise = None if noise is None else float(noise)
-        self.cuts = np.array(cuts, dtype=np.float64).reshape(-1)
+        self.cuts = (cuts if isinstance(cuts, str)
+                     else np.array(cuts, dtype=np.float64).reshape(-1))
         self.log_factor = 0.0  # log B_t
         self._sq, self._count = 1.0, 4.0  # the noise estimate's sum and weight: 0.25 x 4
         self._p = None  # context columns (None: no row yet; the models are built at the first)
-        self._P0 = self._theta0 = self._P1 = self._theta1 = self._u = None
+        self._P0 = self._theta0 = self._P1 = self._theta1 = self._u = self._x1 = None
+        self._log_odds0 = math.log(self.prior_odds)
         self._prior = None  # the structure's columns' prior variance (its share of snr)
 
     @property
@@ -125,7 +129,7 @@ class StructureEvidence:
 
     def log_odds(self) -> float:
         r"""$\log o + \log B_t$: the posterior log odds of structure."""
-        return math.log(self.prior_odds) + self.log_factor
+        return self._log_odds0 + self.log_factor
 
     def probability(self) -> float:
         r"""$\pi_t$, the posterior probability of structure."""
@@ -139,11 +143,15 @@ class StructureEvidence:
         r"""$M_1$'s row $(1, \psi(c), c, \text{the stumps of } c)$ for `phi` $= (1, \psi(c),
         c)$."""
         c = phi[1 + self.n_features:]
+        if isinstance(self.cuts, str):  # (before the first row: "auto"'s cuts for this one)
+            self.cuts = auto_cuts(len(c))
         stumps = (c[:, None] > self.cuts[None, :]).astype(np.float64).reshape(-1)
         return np.concatenate([phi, stumps])
 
     def _build(self, p: int) -> None:
-        r"""The models at the first row, with `p` context columns."""
+        r"""The models at the first row, with `p` context columns (and `"auto"`'s cuts)."""
+        if isinstance(self.cuts, str):
+            self.cuts = auto_cuts(p)
         D, M, k = self.n_features, len(self.cuts), self.k
         self._p = p
         self._prior = self.snr / (D + M * p)
@@ -155,6 +163,7 @@ class StructureEvidence:
         self._P1 = np.repeat(np.diag(d)[None], k, axis=0)
         self._theta1 = np.zeros((k, q1))
         self._u = np.empty(q1)
+        self._x1 = np.empty(q1)
 
     def _grow(self, p: int) -> None:
         r"""Context columns up to `p` (and their stumps), each with its prior and no data."""
@@ -179,6 +188,7 @@ class StructureEvidence:
         P1[:, new, new] = np.where(new < 1 + D + p, 1.0, self._prior)
         self._P1, self._theta1 = P1, theta1
         self._u = np.empty(q1)
+        self._x1 = np.empty(q1)
         self._p = p
 
     def update(self, phi: np.ndarray, arm: int, loss: float) -> None:
@@ -186,30 +196,36 @@ class StructureEvidence:
         at least as many context columns as before; fewer are padded with 0) and lost `loss`.
         A row with an entry beyond `MAX_ROW` in magnitude changes nothing. Not validated: the
         caller passes finite floats."""
-        if not float(np.max(np.abs(phi))) <= MAX_ROW:
-            return
-        D = self.n_features
-        p = len(phi) - 1 - D
-        if self._p is None:
-            self._build(p)
-        elif p > self._p:
-            self._grow(p)
-        elif p < self._p:
-            phi = np.concatenate([phi, np.zeros(self._p - p)])
         p = self._p
-        x1 = self.row(phi)
-        s2 = self.noise_variance
+        if p is None or len(phi) != 1 + self.n_features + p:
+            p = len(phi) - 1 - self.n_features
+            if not float(np.max(np.abs(phi))) <= MAX_ROW:
+                return
+            if self._p is None:
+                self._build(p)
+            elif p > self._p:
+                self._grow(p)
+            else:
+                phi = np.concatenate([phi, np.zeros(self._p - p)])
+        s2 = self._sq / self._count if self.noise is None else self.noise
         if self._JIT:
-            m0, v0, m1, v1 = _stack_kernels.evidence_step(
-                self._P0, self._theta0, self._P1, self._theta1, int(arm), x1, D, p,
-                float(loss), self._u)
+            ok, step, e0 = _stack_kernels.evidence_step(
+                self._P0, self._theta0, self._P1, self._theta1, arm, phi, self.n_features,
+                self.cuts, loss, s2, MAX_ROW, self._u, self._x1)
+            if not ok:
+                return
         else:
+            if not float(np.max(np.abs(phi))) <= MAX_ROW:
+                return
+            D, p = self.n_features, self._p
+            x1 = self.row(phi)
             x0 = np.concatenate([x1[:1], x1[1 + D:1 + D + p]])
             m0, v0 = _ridge_step(self._P0[arm], self._theta0[arm], x0, loss)
             m1, v1 = _ridge_step(self._P1[arm], self._theta1[arm], x1, loss)
-        e0 = (loss - m0) ** 2 / (1.0 + v0)
-        e1 = (loss - m1) ** 2 / (1.0 + v1)
-        self.log_factor += -0.5 * math.log((1.0 + v1) / (1.0 + v0)) - 0.5 * (e1 - e0) / s2
+            e0 = (loss - m0) ** 2 / (1.0 + v0)
+            e1 = (loss - m1) ** 2 / (1.0 + v1)
+            step = -0.5 * math.log((1.0 + v1) / (1.0 + v0)) - 0.5 * (e1 - e0) / s2
+        self.log_factor += step
         self._sq += e0
         self._count += 1.0
 
@@ -223,6 +239,18 @@ class StructureEvidence:
         self.log_factor /= factor
         self._sq /= factor
         self._count /= factor
+
+
+def auto_cuts(p: int) -> np.ndarray:
+    r"""`"auto"`'s thresholds for `p` context columns: $M = \min(5, \max(1, \lfloor 64/p
+    \rfloor))$ per column, evenly spaced on $[-1.2, 1.2]$ (0 alone for one): at most 64 stumps
+    in all, five per column up to 12 columns.
+
+    >>> auto_cuts(10).tolist(), auto_cuts(18).tolist(), auto_cuts(64).tolist()
+    ([-1.2, -0.6, 0.0, 0.6, 1.2], [-1.2, 0.0, 1.2], [0.0])
+    """
+    m = min(5, max(1, 64 // max(int(p), 1)))
+    return np.linspace(-1.2, 1.2, m) if m > 1 else np.zeros(1)
 
 
 def _ridge_step(P: np.ndarray, theta: np.ndarray, x: np.ndarray, y: float) -> tuple:

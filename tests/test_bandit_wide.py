@@ -12,7 +12,7 @@ from benchmarks import bandit_wide as bw
 from benchmarks.bandit_compare import DATASETS, LINUCB
 from learners import FeaturePolicy
 from onlineboost import BoBLO
-from onlineboost.boblo import FIXED_WEIGHT_LEARNER, STRUCTURED_LEARNER
+from onlineboost.boblo import FIXED_WEIGHT_LEARNER, LEARNT_WEIGHT_LEARNER
 from onlineboost.neighbours import NeighbourBoBLO
 
 
@@ -31,12 +31,12 @@ def test_rows_build_what_they_name(name, data_name):
         return
     assert isinstance(policy, BoBLO) and transformer is None and policy.seed == 3
     assert policy.n_learners == (5 if "n_learners=5" in name else 1)
-    if name in (bw.FIXED, bw.STRUCTURED):  # the default learner with its correction's weight
-        # fixed at 1, or weighed by the evidence of structure too
-        made = FIXED_WEIGHT_LEARNER if name == bw.FIXED else STRUCTURED_LEARNER
+    if name in (bw.FIXED, bw.LEARNT):  # the default learner with its correction's weight
+        # fixed at 1, or learnt without the evidence of structure
+        made = FIXED_WEIGHT_LEARNER if name == bw.FIXED else LEARNT_WEIGHT_LEARNER
         assert policy.learner._get_params() == FeaturePolicy(**made)._get_params()
         assert (policy.learner.learn_weight is None) == (name == bw.FIXED)
-        assert (policy.learner.structure_odds is None) == (name == bw.FIXED)
+        assert policy.learner.structure_odds is None
         assert {k: v for k, v in policy._get_params().items() if k != "learner"} == {
             k: v for k, v in BoBLO(seed=3)._get_params().items() if k != "learner"}
         return

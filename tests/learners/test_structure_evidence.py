@@ -1,6 +1,6 @@
 """`learners.structure_evidence.StructureEvidence`: the Bayes factor of structure beyond a
 linear model, against the joint Gaussian densities (scipy) and a batch transcription, and the
-learnt weight it scales (`FeaturePolicy(structure_odds=...)`, `boblo.STRUCTURED_LEARNER`)."""
+learnt weight it scales (`FeaturePolicy(structure_odds=...)`, BoBLO's default learner)."""
 
 from __future__ import annotations
 
@@ -12,17 +12,17 @@ import pytest
 from scipy import stats
 
 from learners import FeaturePolicy, _stack_kernels
-from learners.structure_evidence import MAX_ROW, StructureEvidence
+from learners.structure_evidence import MAX_ROW, StructureEvidence, auto_cuts
 from onlineboost import BoBLO
-from onlineboost.boblo import DEFAULT_LATER, DEFAULT_LEARNER, STRUCTURE, STRUCTURED_LEARNER
+from onlineboost.boblo import DEFAULT_LEARNER, LEARNT_WEIGHT_LEARNER, STRUCTURE
 from streams import LinearBandit, NonlinearBandit
 
 PATHS = [True, False] if _stack_kernels.AVAILABLE else [False]
 
 
 def _structured(**kwargs) -> BoBLO:
-    """`BoBLO` with the default learner weighed by the evidence of structure."""
-    return BoBLO(learner=FeaturePolicy(**STRUCTURED_LEARNER), **kwargs)
+    """`BoBLO()`: its default learner weighs its correction by the evidence of structure."""
+    return BoBLO(**kwargs)
 
 
 def _rows(rng, n, D, p, structured):
@@ -90,7 +90,7 @@ def test_the_running_noise_estimate_is_the_documented_one(jit):
     rng = np.random.default_rng(2)
     D, p, snr, cuts = 5, 3, 3.0, (-1.0, 0.0, 1.0)
     X, arms, y = _rows(rng, 150, D, p, True)
-    ev = _evidence(X, arms, y, jit, D=D, snr=snr)  # (the default cuts)
+    ev = _evidence(X, arms, y, jit, D=D, snr=snr, cuts=cuts)
     X1 = _design(X, D, p, cuts)
     S = len(cuts) * p
     keep0 = np.r_[0, np.arange(1 + D, 1 + D + p)]
@@ -215,7 +215,7 @@ def _play(policy, stream, rounds, check=None):
 
 
 def test_boblo_plays_the_learnt_weight_times_the_probability_of_structure():
-    """Every round of `BoBLO` on `STRUCTURED_LEARNER`: the played weight is the learnt one
+    """Every round of `BoBLO()`: the played weight is the learnt one
     times the posterior probability, the learnt one in [0, max_weight]; on `LinearBandit` the
     probability falls below 1e-6 and the correction is off, on `NonlinearBandit` it stays
     above 1 - 1e-6."""
@@ -254,15 +254,28 @@ def test_the_evidence_sees_the_played_arms_losses_on_the_copys_own_features():
     assert copies.structure.log_factor == pytest.approx(replay.log_factor, rel=1e-9)
 
 
-def test_the_default_learner_has_no_evidence_of_structure():
-    """`BoBLO()` is the learnt weight alone (`structure_odds=None`, the thirty-first session's
-    option reverted after the held-out check): no evidence, the played weight the learnt one."""
-    policy = BoBLO(seed=2)
+def test_without_structure_odds_the_learner_is_the_previous_default():
+    """`structure_odds=None` is the learnt weight alone (the default to the thirtieth session):
+    no evidence, the played weight the learnt one."""
+    policy = BoBLO(learner=FeaturePolicy(**LEARNT_WEIGHT_LEARNER), seed=2)
     _play(policy, LinearBandit(d=4, k=3, noise=0.5, seed=2, n_rounds=200), 200)
     copies = policy.booco.copies
     assert copies.structure is None and copies.structure_odds is None
-    assert DEFAULT_LEARNER.get("structure_odds") is None
-    assert STRUCTURED_LEARNER == {**DEFAULT_LEARNER, **STRUCTURE}
+    assert DEFAULT_LEARNER == {**LEARNT_WEIGHT_LEARNER, **STRUCTURE}
+
+
+def test_the_default_cuts_are_a_budget_of_stumps():
+    """`cuts="auto"`: five per column up to 12 columns, at most 64 stumps in all, fixed at the
+    first row (a column that appears later gets the same cuts)."""
+    for p in (1, 2, 5, 12, 13, 18, 21, 22, 32, 33, 64, 100):
+        cuts = auto_cuts(p)
+        assert len(cuts) == min(5, max(1, 64 // p)) and len(cuts) * p <= max(64, p)
+        assert np.all(np.diff(cuts) > 0) and abs(cuts.mean()) < 1e-12
+    ev = StructureEvidence(2, 4)
+    ev.update(np.r_[1.0, np.zeros(4), np.zeros(20)], 0, 0.5)
+    assert ev.cuts.tolist() == [-1.2, 0.0, 1.2] and ev._P1.shape[1] == 1 + 4 + 20 + 60
+    ev.update(np.r_[1.0, np.zeros(4), np.zeros(21)], 1, 0.5)
+    assert len(ev.cuts) == 3 and ev._P1.shape[1] == 1 + 4 + 21 + 63
 
 
 def test_a_drift_alarm_discounts_the_evidence_too():
@@ -279,8 +292,7 @@ def test_n_learners_5_weighs_copy_1_as_n_learners_1_does():
     """The boosted stack keeps the evidence for copy 1's weight: on `LinearBandit`, where no
     later stage leads, N = 5 plays N = 1's arms and ends with its evidence."""
     one = _structured(seed=4)
-    five = BoBLO(learner=FeaturePolicy(**STRUCTURED_LEARNER, **DEFAULT_LATER), seed=4,
-                 n_learners=5)  # (N > 1's default later copies)
+    five = BoBLO(seed=4, n_learners=5)
     stream = LinearBandit(d=5, k=3, noise=0.5, seed=4, n_rounds=400)
     for context, arms in stream:
         a, b = one.pull(arms, context), five.pull(arms, context)

@@ -35,7 +35,7 @@ from learners import _stack_kernels
 # penalty), and the stack's own two that its first round (numpy: it grows the copy) calls
 ONE = ["pull_round_features", "pull_round_ridge_features", "update_round_features",
        "update_round_ridge_features", "warm_scale", "warm_store"]
-FIRST = ["predict", "learn"]
+FIRST = ["predict", "learn", "evidence_step"]  # (and the default learner's evidence)
 def dispatchers(module):
     return {f"{module.__name__}.{n}": f for n, f in vars(module).items()
             if hasattr(f, "signatures") and not n.startswith("_")}
@@ -49,9 +49,6 @@ boost.pop("onlineboost._boost_kernels.fit_bounds")  # (called inside `fit_round`
 # (the one-copy step without features of its own: no default copy takes it since the eighth
 # session, every default copy has random features)
 boost.pop("learners._stack_kernels.rank_one")
-# (the evidence of structure's step: an option's, `boblo.STRUCTURED_LEARNER`, loaded at its
-# first round; no default round calls it)
-boost.pop("learners._stack_kernels.evidence_step")
 def signatures(kernels):
     return {n: sorted(map(str, f.signatures)) for n, f in kernels.items()}
 
