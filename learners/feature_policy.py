@@ -248,13 +248,17 @@ class _LearntWeight:
     learnt_weight = 1.0
 
     def _init_weight(self, learn_weight: float | None, max_weight: float, on_model: bool,
-                     structure_odds: float | None = None, structure_snr: float = 3.0):
+                     structure_odds: float | None = None, structure_snr: float = 3.0,
+                     n_features: int = 0):
         if learn_weight is not None and not on_model:
             raise ValueError("learn_weight: the correction's weight is learnt on the owner's "
                              "model (on_model=True)")
         if structure_odds is not None and learn_weight is None:
             raise ValueError("structure_odds: the evidence of structure scales the learnt "
                              "weight, which needs learn_weight")
+        if structure_odds is not None and n_features < 1:
+            raise ValueError("structure_odds: the evidence of structure is over copy 1's "
+                             "random features, which needs n_features >= 1")
         self.learn_weight = None if learn_weight is None else float(learn_weight)
         self.max_weight = float(max_weight)
         self.structure_odds = None if structure_odds is None else float(structure_odds)
@@ -355,10 +359,8 @@ class FeaturePolicyStack(_LearntWeight, VectorStackEntries):  # predict / learn:
         if learn_weight is not None and int(n) != 1:
             raise ValueError("learn_weight: in a stack of several copies the boosted stack "
                              "(FeaturePolicyBoostStack) learns copy 1's weight")
-        if structure_odds is not None and int(n_features) < 1:
-            raise ValueError("structure_odds: the evidence of structure is over the random "
-                             "features, which needs n_features >= 1")
-        self._init_weight(learn_weight, max_weight, on_model, structure_odds, structure_snr)
+        self._init_weight(learn_weight, max_weight, on_model, structure_odds, structure_snr,
+                          int(n_features))
         self.n = int(n)
         self.decision_set = check_simplex(decision_set)
         self.l2 = float(l2)
@@ -730,10 +732,8 @@ class FeaturePolicyBoostStack(_LearntWeight, VectorStackEntries):
                  structure_odds: float | None = None, structure_snr: float = 3.0):
         if fit not in _FITS:
             raise ValueError(f"fit must be 'gradient' or 'residual', got {fit!r}")
-        if structure_odds is not None and first.n_features < 1:
-            raise ValueError("structure_odds: the evidence of structure is over copy 1's "
-                             "random features, which needs n_features >= 1")
-        self._init_weight(learn_weight, max_weight, on_model, structure_odds, structure_snr)
+        self._init_weight(learn_weight, max_weight, on_model, structure_odds, structure_snr,
+                          first.n_features)
         self.first = first
         self.rest = rest
         self.n = first.n + rest.n
@@ -965,9 +965,10 @@ class FeaturePolicy(base.Estimator):
         `None` (no evidence of structure), or the prior odds $o > 0$ of structure, with
         `learn_weight` and `n_features` $\ge 1$: copy 1 plays its correction at $w\,\pi_t$,
         $\pi_t$ the posterior probability that the played arms' losses have structure beyond a
-        linear model of the context, over the correction's own random features
-        (`learners.structure_evidence`; module docstring, "Whether to correct at all"), which
-        its owner updates each round. `onlineboost.BoBLO`'s default learner: $10^6$.
+        linear model of the context, over the correction's own random features and stumps of
+        the context columns (`learners.structure_evidence`; module docstring, "Whether to
+        correct at all"), which its owner updates each round. `onlineboost.BoBLO`'s default
+        learner: $10^6$.
     structure_snr
         $s > 0$: the structure's prior variance over the noise's in that evidence
         (`BoBLO`'s default learner: 3).
