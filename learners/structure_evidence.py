@@ -207,7 +207,7 @@ class StructureEvidence:
                 self._grow(p)
             else:
                 phi = np.concatenate([phi, np.zeros(self._p - p)])
-        s2 = self._sq / self._count if self.noise is None else self.noise
+        s2 = self.noise_variance
         if self._JIT:
             ok, step, e0 = _stack_kernels.evidence_step(
                 self._P0, self._theta0, self._P1, self._theta1, arm, phi, self.n_features,
